@@ -1,0 +1,28 @@
+package io.sluice.api.sink;
+
+import java.util.List;
+
+/** Writes one micro-batch. See {@link Sink} for the order of calls. */
+public interface BatchWriter {
+
+    /**
+     * A writer for the rows of one input partition. Called once per partition, on the thread that reads it;
+     * different partitions' writers are used concurrently.
+     */
+    PartitionWriter partitionWriter(int partitionId);
+
+    /**
+     * Every partition writer committed: make the batch visible, atomically where the sink can. Receives each
+     * partition's {@link PartitionWriter#commit()} result in partition order. Must be idempotent per batch id.
+     */
+    void commit(List<Object> partitionResults) throws Exception;
+
+    /** The batch failed; undo what can be undone. Called at most once, instead of {@link #commit}. */
+    default void abort(Throwable cause) {
+    }
+
+    /** Rows this batch wrote, for progress; -1 when unknown (as Spark reports for the file sink). */
+    default long numOutputRows() {
+        return -1;
+    }
+}

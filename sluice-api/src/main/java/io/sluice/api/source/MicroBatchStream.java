@@ -1,0 +1,87 @@
+package io.sluice.api.source;
+
+import io.sluice.api.Offset;
+import io.sluice.api.ReadLimit;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A source's stream for one run of a query: the Java twin of Spark's MicroBatchStream with
+ * SupportsAdmissionControl and ReportsSourceMetrics folded in.
+ *
+ * <p>Calls come from the query's single batch thread, in this order per batch, never concurrently with each
+ * other: {@link #latestOffset} (only for a new batch), {@link #reportLatestOffset}, {@link #planPartitions},
+ * then readers (possibly on other threads, concurrently with each other), then {@link #commit} once the batch
+ * is durable, and {@link #metrics} when progress is reported. {@link #stop()} is called once at the end.
+ *
+ * <p>Ranges are half-open: a batch covers the data after {@code start} up to and including {@code end}; the same
+ * range must always yield the same rows (replayability), as long as {@link #commit} has not released it.
+ */
+public interface MicroBatchStream {
+
+    /**
+     * The position before any data this query should read. Called only when the checkpoint is empty (the first
+     * batch of a new query); starting options (e.g. {@code startingOffsets}) apply here and only here.
+     */
+    Offset initialOffset();
+
+    /** Reads back an offset this stream wrote (its {@link Offset#json()}) from the offset log. */
+    Offset deserializeOffset(String json);
+
+    /** The read limit the options ask for (e.g. {@code maxFilesPerTrigger}); {@link ReadLimit#allAvailable()} by default. */
+    default ReadLimit defaultReadLimit() {
+        return ReadLimit.allAvailable();
+    }
+
+    /**
+     * The end of the next batch: the furthest position at or after {@code start} that the limit admits.
+     *
+     * <p>Called once per trigger, for a new batch only (never when re-running a batch from the log).
+     * {@code start} is the previous batch's end, or {@link #initialOffset()} for the first batch. Return null,
+     * or an offset with the same JSON as {@code start}, when there is nothing new; the engine then runs no batch.
+     */
+    Offset latestOffset(Offset start, ReadLimit limit);
+
+    /**
+     * The partitions covering {@code (start, end]}, to be read in parallel. Called once per batch attempt, also
+     * when a logged batch is re-run after a restart. An empty list means no rows. Partitions must not overlap.
+     */
+    List<InputPartition> planPartitions(Offset start, Offset end);
+
+    /** A reader for one partition of the current batch. Called on a reader thread; the engine closes it. */
+    PartitionReader createReader(InputPartition partition);
+
+    /**
+     * Everything up to and including {@code end} is durably processed and will never be asked for again: the
+     * source may release it (delete or archive files, commit to a consumer group...). Called after
+     * {@code commits/N} is written, at most once per batch, in batch order.
+     */
+    default void commit(Offset end) {
+    }
+
+    /** The run is over: release every resource. Called exactly once, also after a failure. */
+    void stop();
+
+    /**
+     * The latest position the source knows of regardless of limits, for progress ({@code latestOffset} in a
+     * source's progress). Called right after {@link #latestOffset}. Null when unknown or not cheap to know.
+     */
+    default Offset reportLatestOffset() {
+        return null;
+    }
+
+    /**
+     * Source-specific metrics for progress (e.g. {@code numFilesOutstanding}), as strings. Called after each
+     * batch with the end of the batch just run. Empty by default.
+     */
+    default Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
+        return Map.of();
+    }
+
+    /** How this stream appears in progress and logs, e.g. {@code RateStream[rowsPerSecond=1, ...]}. */
+    default String description() {
+        return getClass().getSimpleName();
+    }
+}

@@ -1,0 +1,62 @@
+package io.sluice.api.source;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
+import io.sluice.api.types.StructType;
+
+import java.util.Optional;
+
+/**
+ * Makes streams of one kind of source, found by its {@link #shortName()} (the {@code format(..)} a user writes).
+ *
+ * <p>Providers are discovered with {@link java.util.ServiceLoader}: list the implementing class in
+ * {@code META-INF/services/io.sluice.api.source.SourceProvider}. The engine creates one instance per lookup with
+ * the public no-argument constructor; an instance must be stateless and thread-safe. Built-in sources register
+ * the same way; the engine names none of them.
+ */
+public interface SourceProvider {
+
+    /** The name users pass to {@code format(..)}, e.g. {@code "rate"}. Compared case-insensitively. */
+    String shortName();
+
+    /**
+     * The schema this source always produces for these options, if it has one (rate, socket, kafka); empty when
+     * the user must supply a schema (json, csv). Called when the user calls {@code load()}.
+     */
+    default Optional<StructType> fixedSchema(Options options) {
+        return Optional.empty();
+    }
+
+    /**
+     * Validates the options and resolves the schema of the rows the stream will produce. Called once, when the
+     * user calls {@code load()}, before any query starts; every option error must be thrown here.
+     *
+     * <p>The default: a source with a fixed schema refuses a different user schema; a source without one requires
+     * the user's.
+     *
+     * @param userSchema the schema the user gave with {@code schema(..)}, or empty
+     * @throws InvalidOptionException for a missing or bad option
+     * @throws IllegalArgumentException for a schema the source cannot produce
+     */
+    default StructType resolveSchema(Options options, Optional<StructType> userSchema) {
+        Optional<StructType> fixed = fixedSchema(options);
+        if (fixed.isPresent()) {
+            if (userSchema.isPresent() && !userSchema.get().equals(fixed.get())) {
+                throw new IllegalArgumentException("The " + shortName() + " source has a fixed schema ("
+                        + fixed.get().toDDL() + ") and does not accept a user-specified schema ("
+                        + userSchema.get().toDDL() + ")");
+            }
+            return fixed.get();
+        }
+        return userSchema.orElseThrow(() -> new IllegalArgumentException(
+                "Schema must be specified when creating a streaming source DataFrame for format '" + shortName()
+                        + "': call schema(\"col1 type, col2 type\")"));
+    }
+
+    /**
+     * Builds the stream for one run of one query. Called once per query start, on the thread that calls
+     * {@code start()}, after {@link #resolveSchema}; the engine calls {@link MicroBatchStream#stop()} when the run
+     * ends, whatever the reason.
+     */
+    MicroBatchStream createStream(StreamContext context);
+}

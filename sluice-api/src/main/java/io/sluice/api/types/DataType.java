@@ -1,0 +1,45 @@
+package io.sluice.api.types;
+
+/**
+ * A column type, named as Spark names it. Instances are immutable values: two types are equal when their
+ * {@link #simpleString()} forms are equal (struct field nullability aside, which {@code equals} also compares).
+ *
+ * <p>Java representation of values of each type, as held in a {@link io.sluice.api.Row}:
+ * boolean {@code Boolean}, byte {@code Byte}, short {@code Short}, int {@code Integer}, long {@code Long},
+ * float {@code Float}, double {@code Double}, decimal {@code java.math.BigDecimal}, string {@code String},
+ * binary {@code byte[]}, date {@code java.time.LocalDate}, timestamp {@code java.time.Instant},
+ * array {@code java.util.List}, map {@code java.util.Map}, struct {@code io.sluice.api.Row}. A SQL NULL is
+ * Java {@code null}.
+ */
+public sealed interface DataType permits AtomicType, DecimalType, ArrayType, MapType, StructType {
+
+    /** The type as Spark's {@code simpleString} writes it, e.g. {@code bigint}, {@code array<string>}. */
+    String simpleString();
+
+    /** The type in DDL form, as accepted by {@link #fromDDL(String)}, e.g. {@code BIGINT}, {@code STRUCT<`a`: INT>}. */
+    String sql();
+
+    /**
+     * Parses one type in Spark's DDL syntax ({@code long}, {@code decimal(10,2)}, {@code map<string,int>},
+     * {@code struct<a: int, b: string>}). Keywords are case-insensitive.
+     *
+     * @throws SchemaParseException naming the position and the offending token
+     */
+    static DataType fromDDL(String ddl) {
+        return DdlParser.parseType(ddl);
+    }
+
+
+    /** Shorthands for the atomic types. */
+    static AtomicType booleanType() { return AtomicType.BOOLEAN_TYPE; }
+    static AtomicType byteType() { return AtomicType.BYTE_TYPE; }
+    static AtomicType shortType() { return AtomicType.SHORT_TYPE; }
+    static AtomicType intType() { return AtomicType.INT_TYPE; }
+    static AtomicType longType() { return AtomicType.LONG_TYPE; }
+    static AtomicType floatType() { return AtomicType.FLOAT_TYPE; }
+    static AtomicType doubleType() { return AtomicType.DOUBLE_TYPE; }
+    static AtomicType stringType() { return AtomicType.STRING_TYPE; }
+    static AtomicType binaryType() { return AtomicType.BINARY_TYPE; }
+    static AtomicType dateType() { return AtomicType.DATE_TYPE; }
+    static AtomicType timestampType() { return AtomicType.TIMESTAMP_TYPE; }
+}
