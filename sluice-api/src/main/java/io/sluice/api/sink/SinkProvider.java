@@ -21,6 +21,15 @@ public interface SinkProvider {
     default void validate(Options options) {
     }
 
+    /**
+     * True when a query may run without a {@code checkpointLocation}: the engine then uses a temporary folder,
+     * deleted when the query stops cleanly, and warns that the query cannot recover. For sinks whose output does
+     * not outlive the JVM (memory, noop, console). False by default.
+     */
+    default boolean allowsTemporaryCheckpoint() {
+        return false;
+    }
+
     /** Builds the sink for one run of a query. Called once per start, after {@link #validate}. */
     Sink createSink(SinkContext context);
 }

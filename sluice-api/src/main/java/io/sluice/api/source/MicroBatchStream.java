@@ -22,8 +22,11 @@ import java.util.Optional;
 public interface MicroBatchStream {
 
     /**
-     * The position before any data this query should read. Called only when the checkpoint is empty (the first
-     * batch of a new query); starting options (e.g. {@code startingOffsets}) apply here and only here.
+     * The position before any data this query should read: the start of batch 0. Called at most once per run, and
+     * only while batch 0 has not been committed (a new query, or a re-run of batch 0 after a crash); starting
+     * options (e.g. {@code startingOffsets}) apply here and only here. A source whose initial position depends on
+     * time or on external state must persist it in its metadata path on the first call and return the same
+     * position on later calls, so a re-run of batch 0 reads the same range.
      */
     Offset initialOffset();
 

@@ -1,0 +1,86 @@
+package io.sluice.core;
+
+import io.sluice.api.Options;
+import io.sluice.api.source.SourceProvider;
+import io.sluice.api.types.StructType;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Describes a streaming source, as Spark's {@code DataStreamReader}: {@code format(..)}, {@code option(..)},
+ * {@code schema(..)}, then {@link #load()}. Option keys are case-insensitive. Not thread-safe; a builder.
+ */
+public final class DataStreamReader {
+    private final Sluice sluice;
+    private String format;
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private StructType schema;
+
+    DataStreamReader(Sluice sluice) {
+        this.sluice = sluice;
+    }
+
+    public DataStreamReader format(String format) {
+        this.format = format;
+        return this;
+    }
+
+    public DataStreamReader option(String key, String value) {
+        options.keySet().removeIf(k -> k.equalsIgnoreCase(key));
+        options.put(key, value);
+        return this;
+    }
+
+    public DataStreamReader option(String key, long value) {
+        return option(key, Long.toString(value));
+    }
+
+    public DataStreamReader option(String key, double value) {
+        return option(key, Double.toString(value));
+    }
+
+    public DataStreamReader option(String key, boolean value) {
+        return option(key, Boolean.toString(value));
+    }
+
+    public DataStreamReader options(Map<String, String> more) {
+        more.forEach(this::option);
+        return this;
+    }
+
+    public DataStreamReader schema(StructType schema) {
+        this.schema = schema;
+        return this;
+    }
+
+    /** The schema in DDL form, e.g. {@code "seq long, account string, amount long"}. */
+    public DataStreamReader schema(String ddl) {
+        this.schema = StructType.fromDDL(ddl);
+        return this;
+    }
+
+    /**
+     * Finds the source by its format, validates the options and resolves the schema. Every error about the
+     * source's options is thrown here, before any query starts.
+     *
+     * @throws IllegalArgumentException for an unknown format, a bad option (an
+     *                                  {@link io.sluice.api.InvalidOptionException}) or a schema the source refuses
+     */
+    public StreamFrame load() {
+        SourceProvider provider = sluice.providers().source(format);
+        Options opts = Options.of(options);
+        StructType resolved = provider.resolveSchema(opts, Optional.ofNullable(schema));
+        return new StreamFrame(sluice, new SourceSpec(provider, opts, resolved));
+    }
+
+    /** {@code option("path", path).load()}. */
+    public StreamFrame load(String path) {
+        return option("path", path).load();
+    }
+
+    /** A resolved source: which provider, with which options, producing which schema. */
+    record SourceSpec(SourceProvider provider, Options options, StructType schema) {
+    }
+}

@@ -1,0 +1,114 @@
+package io.sluice.core;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
+import io.sluice.api.sink.SinkProvider;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Describes where and how a query writes, as Spark's {@code DataStreamWriter}, and starts it.
+ *
+ * <p>Engine options, read here and also passed on to the sink: {@code checkpointLocation} (required unless the
+ * sink allows a temporary one) and {@code minBatchesToRetain} (positive, default 100: how many batches of the
+ * offset and commit logs are kept). Everything is validated by {@link #start()} before the query runs.
+ */
+public final class DataStreamWriter {
+    static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
+
+    private final Sluice sluice;
+    private final StreamFrame frame;
+    private String format;
+    private final Map<String, String> options = new LinkedHashMap<>();
+    private String queryName;
+    private Trigger trigger = Trigger.defaultTrigger();
+
+    DataStreamWriter(Sluice sluice, StreamFrame frame) {
+        this.sluice = sluice;
+        this.frame = frame;
+    }
+
+    public DataStreamWriter format(String format) {
+        this.format = format;
+        return this;
+    }
+
+    public DataStreamWriter option(String key, String value) {
+        options.keySet().removeIf(k -> k.equalsIgnoreCase(key));
+        options.put(key, value);
+        return this;
+    }
+
+    public DataStreamWriter option(String key, long value) {
+        return option(key, Long.toString(value));
+    }
+
+    public DataStreamWriter option(String key, boolean value) {
+        return option(key, Boolean.toString(value));
+    }
+
+    public DataStreamWriter options(Map<String, String> more) {
+        more.forEach(this::option);
+        return this;
+    }
+
+    /** A name for the query, unique among the active queries of the Sluice instance; also the memory sink's table. */
+    public DataStreamWriter queryName(String name) {
+        this.queryName = name;
+        return this;
+    }
+
+    public DataStreamWriter trigger(Trigger trigger) {
+        this.trigger = Objects.requireNonNull(trigger, "trigger");
+        return this;
+    }
+
+    /** Only {@code append} is supported: Sluice has no aggregations whose results could be updated. */
+    public DataStreamWriter outputMode(String mode) {
+        if (!"append".equals(mode == null ? null : mode.toLowerCase(Locale.ROOT))) {
+            throw new IllegalArgumentException("Unsupported output mode '" + mode + "': only 'append' is accepted");
+        }
+        return this;
+    }
+
+    /**
+     * Validates everything, takes the checkpoint's lock, builds the source streams and the sink, and starts the
+     * query on its own thread ({@code sluice-query-<name or id>}).
+     *
+     * @throws IllegalArgumentException for a bad format, option or setting
+     * @throws IllegalStateException    when the checkpoint is held by another live query, or a query of that name
+     *                                  is active
+     */
+    public StreamingQuery start() {
+        SinkProvider sink = sluice.providers().sink(format);
+        Options opts = Options.of(options);
+        sink.validate(opts);
+        int minBatchesToRetain = opts.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN);
+        if (minBatchesToRetain < 1) {
+            throw new InvalidOptionException("minBatchesToRetain", String.valueOf(minBatchesToRetain),
+                    "a positive whole number is accepted");
+        }
+        Path checkpoint = opts.get("checkpointLocation").map(Path::of).orElse(null);
+        if (checkpoint == null && !sink.allowsTemporaryCheckpoint()) {
+            throw new InvalidOptionException("checkpointLocation", null,
+                    "checkpointLocation must be specified with option(\"checkpointLocation\", \"<dir>\") for the '"
+                            + sink.shortName() + "' sink, so the query can recover after a restart", true);
+        }
+        QuerySpec spec = new QuerySpec(queryName, frame.source(), sink, opts, trigger, checkpoint, minBatchesToRetain);
+        return MicroBatchExecution.start(sluice, spec);
+    }
+
+    /** {@code option("path", path).start()}. */
+    public StreamingQuery start(String path) {
+        return option("path", path).start();
+    }
+
+    /** Everything a query needs to run, fixed at start. */
+    record QuerySpec(String name, DataStreamReader.SourceSpec source, SinkProvider sink, Options sinkOptions,
+                     Trigger trigger, Path checkpointLocation, int minBatchesToRetain) {
+    }
+}

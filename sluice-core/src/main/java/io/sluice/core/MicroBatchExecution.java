@@ -1,0 +1,724 @@
+package io.sluice.core;
+
+import io.sluice.api.Offset;
+import io.sluice.api.ReadLimit;
+import io.sluice.api.Row;
+import io.sluice.api.SluiceClock;
+import io.sluice.api.sink.BatchWriter;
+import io.sluice.api.sink.PartitionWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.source.InputPartition;
+import io.sluice.api.source.MicroBatchStream;
+import io.sluice.api.source.PartitionReader;
+import io.sluice.api.source.StreamContext;
+import io.sluice.api.source.SupportsTriggerAvailableNow;
+import io.sluice.core.checkpoint.Checkpoint;
+import io.sluice.core.checkpoint.CommitMetadata;
+import io.sluice.core.checkpoint.OffsetSeq;
+import io.sluice.core.checkpoint.RecoveryState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs one query: the micro-batch loop of Spark's MicroBatchExecution, on one named thread.
+ *
+ * <p>Per trigger: ask each source for its latest offset under its read limit; if none moved, nothing is written;
+ * otherwise write {@code offsets/N}, plan and read the partitions in parallel into the sink, let the sink commit,
+ * write {@code commits/N}, then let each source release what batch N consumed. On start, a batch that was logged
+ * but not committed is re-run with exactly its logged range.
+ */
+final class MicroBatchExecution implements StreamingQuery {
+    private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
+    private static final DateTimeFormatter TIMESTAMP =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+    /** Spark's spark.sql.streaming.pollingDelay: how long an empty back-to-back trigger waits. */
+    static final long POLLING_DELAY_MS = 10;
+    /** Spark's spark.sql.streaming.noDataProgressEventInterval. */
+    static final long IDLE_EVENT_INTERVAL_MS = 10_000;
+    private static final int RECENT_PROGRESS = 100;
+
+    private final Sluice sluice;
+    private final DataStreamWriter.QuerySpec spec;
+    private final SluiceClock clock;
+    private final Checkpoint checkpoint;
+    private final boolean temporaryCheckpoint;
+    private final UUID id;
+    private final UUID runId = UUID.randomUUID();
+    private final List<MicroBatchStream> streams;
+    private final Sink sink;
+    private final Thread thread;
+
+    private final Object waitLock = new Object();
+    private boolean stopRequested;
+    private boolean waiting;
+
+    private final CountDownLatch terminated = new CountDownLatch(1);
+    private volatile StreamingQueryException failure;
+    private volatile StreamingQueryStatus status = new StreamingQueryStatus("Initializing sources", false, false);
+    private final ArrayDeque<StreamingQueryProgress> recent = new ArrayDeque<>();
+
+    /** Triggers started so far, and the number of the last one that found no new data (processAllAvailable). */
+    private final Object triggerMonitor = new Object();
+    /** Each source's initial offset, asked for at most once per run. */
+    private final Offset[] initial;
+    private long triggersStarted;
+    private long lastEmptyTrigger = -1;
+
+    private final RecoveryState recovery;
+    /** Where the previous run left off: the committed end offsets, a batch to re-run, the next batch id. */
+    private final Offset[] committedAtStart;
+    private final Batch pendingAtStart;
+    private final long nextBatchIdAtStart;
+
+    private MicroBatchExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Checkpoint checkpoint,
+                                boolean temporaryCheckpoint, RecoveryState recovery, List<MicroBatchStream> streams,
+                                Sink sink) {
+        this.recovery = recovery;
+        this.sluice = sluice;
+        this.spec = spec;
+        this.clock = sluice.clock();
+        this.checkpoint = checkpoint;
+        this.temporaryCheckpoint = temporaryCheckpoint;
+        this.id = UUID.fromString(checkpoint.queryId());
+        this.streams = streams;
+        this.sink = sink;
+        this.initial = new Offset[streams.size()];
+        int n = streams.size();
+        switch (recovery.kind()) {
+            case FRESH -> {
+                committedAtStart = new Offset[n];
+                pendingAtStart = null;
+                nextBatchIdAtStart = 0;
+            }
+            case RESUME -> {
+                committedAtStart = deserialize(recovery.end(), recovery.batchId());
+                pendingAtStart = null;
+                nextBatchIdAtStart = recovery.batchId() + 1;
+            }
+            case RERUN -> {
+                committedAtStart = recovery.start() == null ? new Offset[n]
+                        : deserialize(recovery.start(), recovery.batchId() - 1);
+                pendingAtStart = new Batch(recovery.batchId(), committedAtStart,
+                        deserialize(recovery.end(), recovery.batchId()), new Offset[n],
+                        recovery.end().batchTimestampMs());
+                nextBatchIdAtStart = recovery.batchId();
+                LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
+                        recovery.batchId());
+            }
+            default -> throw new IllegalStateException("Unknown recovery state " + recovery.kind());
+        }
+        this.thread = new Thread(this::run, "sluice-query-" + (spec.name() != null ? spec.name() : id));
+        this.thread.setDaemon(false);
+    }
+
+    /** Builds everything on the caller's thread, so every error before the first batch is thrown by start(). */
+    static MicroBatchExecution start(Sluice sluice, DataStreamWriter.QuerySpec spec) {
+        boolean temporary = spec.checkpointLocation() == null;
+        Path location = spec.checkpointLocation();
+        if (temporary) {
+            try {
+                location = Files.createTempDirectory("sluice-temporary-checkpoint-");
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot create a temporary checkpoint folder", e);
+            }
+            LOG.warn("No checkpointLocation given: using temporary checkpoint {}; the query cannot recover after a "
+                    + "restart, and the folder is deleted when it stops", location);
+        }
+        Checkpoint checkpoint = Checkpoint.open(location);
+        List<MicroBatchStream> streams = new ArrayList<>();
+        Sink sink = null;
+        try {
+            // Read the logs now, so a corrupt checkpoint fails start() itself.
+            RecoveryState recovery = checkpoint.recover();
+            DataStreamReader.SourceSpec source = spec.source();
+            streams.add(source.provider().createStream(new StreamContext(source.options(), source.schema(),
+                    checkpoint.sourceDir(0), sluice.clock(), checkpoint.queryId(), 0)));
+            sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), source.schema(), checkpoint.path(),
+                    checkpoint.queryId(), spec.name(), sluice.clock()));
+            MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery, streams,
+                    sink);
+            sluice.register(q);
+            String now = TIMESTAMP.format(Instant.ofEpochMilli(sluice.clock().millis()));
+            sluice.bus().postNow(l -> l.onQueryStarted(
+                    new StreamingQueryListener.QueryStartedEvent(q.id, q.runId, q.spec.name(), now)));
+            q.thread.start();
+            return q;
+        } catch (RuntimeException | Error e) {
+            streams.forEach(MicroBatchExecution::stopQuietly);
+            closeQuietly(sink);
+            checkpoint.close();
+            throw e;
+        }
+    }
+
+    // ---------------------------------------------------------------- the loop
+
+    private void run() {
+        try {
+            runBatches();
+        } catch (InterruptedException e) {
+            LOG.info("Query {} interrupted while stopping", this);
+        } catch (Throwable t) {
+            failure = new StreamingQueryException("Query " + describe() + " terminated with exception: " + t, t, id, runId);
+            LOG.error("Query {} failed", describe(), t);
+        } finally {
+            streams.forEach(MicroBatchExecution::stopQuietly);
+            closeQuietly(sink);
+            checkpoint.close();
+            if (temporaryCheckpoint && failure == null) {
+                deleteRecursively(checkpoint.path());
+            }
+            status = new StreamingQueryStatus("Stopped", false, false);
+            sluice.unregister(this);
+            String error = failure == null ? null : stackTrace(failure.getCause());
+            sluice.bus().post(l -> l.onQueryTerminated(new StreamingQueryListener.QueryTerminatedEvent(id, runId, error)));
+            terminated.countDown();
+            synchronized (triggerMonitor) {
+                triggerMonitor.notifyAll();
+            }
+        }
+    }
+
+    private void runBatches() throws Exception {
+        int n = streams.size();
+        boolean availableNow = spec.trigger() instanceof Trigger.AvailableNow;
+        boolean once = spec.trigger() instanceof Trigger.Once;
+        if (once) {
+            LOG.warn("Trigger.once() is deprecated: use Trigger.availableNow(), which honours the sources' read limits");
+        }
+
+        Offset[] committed = committedAtStart;
+        Batch pending = pendingAtStart;
+        long nextBatchId = nextBatchIdAtStart;
+        if (recovery.kind() == RecoveryState.Kind.RESUME) {
+            // A crash between commits/L and the sources' commit would leave data unreleased: release it now.
+            for (int i = 0; i < n; i++) {
+                if (committed[i] != null) {
+                    streams.get(i).commit(committed[i]);
+                }
+            }
+        }
+
+        ReadLimit[] limits = new ReadLimit[n];
+        for (int i = 0; i < n; i++) {
+            limits[i] = once ? ReadLimit.allAvailable() : streams.get(i).defaultReadLimit();
+        }
+        // availableNow for a stream that cannot drain in steps: the target is fixed once, as one batch.
+        Offset[] fixedTargets = new Offset[n];
+        boolean[] needsFixedTarget = new boolean[n];
+        if (availableNow) {
+            for (int i = 0; i < n; i++) {
+                if (streams.get(i) instanceof SupportsTriggerAvailableNow s) {
+                    s.prepareForTriggerAvailableNow();
+                } else {
+                    needsFixedTarget[i] = true;
+                }
+            }
+        }
+
+        long previousTriggerStart = -1;
+        long lastIdleEvent = Long.MIN_VALUE / 2;
+        boolean ranOnce = false;
+        while (!isStopRequested()) {
+            long triggerStart = clock.millis();
+            long t0 = clock.nanos();
+            synchronized (triggerMonitor) {
+                triggersStarted++;
+            }
+            long triggerNumber = triggersStarted;
+            status = new StreamingQueryStatus("Getting offsets from sources", status.isDataAvailable(), true);
+            Map<String, Long> durations = new LinkedHashMap<>();
+            Batch batch;
+            if (pending != null) {
+                batch = pending;
+                pending = null;
+            } else {
+                if (once && ranOnce) {
+                    break;
+                }
+                Offset[] start = new Offset[n];
+                Offset[] end = new Offset[n];
+                Offset[] latest = new Offset[n];
+                boolean moved = false;
+                long l0 = clock.nanos();
+                for (int i = 0; i < n; i++) {
+                    MicroBatchStream s = streams.get(i);
+                    start[i] = committed[i] != null ? committed[i] : initialOffset(i);
+                    Offset e;
+                    if (needsFixedTarget[i]) {
+                        if (fixedTargets[i] == null) {
+                            fixedTargets[i] = Optional.ofNullable(s.latestOffset(start[i], ReadLimit.allAvailable()))
+                                    .orElse(start[i]);
+                        }
+                        e = fixedTargets[i];
+                    } else {
+                        e = s.latestOffset(start[i], limits[i]);
+                    }
+                    latest[i] = s.reportLatestOffset();
+                    if (e != null && !Offset.same(e, start[i])) {
+                        moved = true;
+                        end[i] = e;
+                    } else {
+                        end[i] = committed[i];
+                    }
+                }
+                durations.put("latestOffset", millisSince(l0));
+                if (!moved) {
+                    durations.put("triggerExecution", millisSince(t0));
+                    status = new StreamingQueryStatus("Waiting for data to arrive", false, false);
+                    synchronized (triggerMonitor) {
+                        lastEmptyTrigger = triggerNumber;
+                        triggerMonitor.notifyAll();
+                    }
+                    if (triggerStart - lastIdleEvent >= IDLE_EVENT_INTERVAL_MS) {
+                        lastIdleEvent = triggerStart;
+                        String ts = TIMESTAMP.format(Instant.ofEpochMilli(triggerStart));
+                        sluice.bus().post(l -> l.onQueryIdle(new StreamingQueryListener.QueryIdleEvent(id, runId, ts)));
+                    }
+                    if (availableNow || once) {
+                        break;
+                    }
+                    waitForNextTrigger(triggerStart, false);
+                    continue;
+                }
+                // Log the batch before reading anything: this is what makes a re-run read the same range.
+                long w0 = clock.nanos();
+                List<String> jsons = new ArrayList<>(n);
+                for (Offset o : end) {
+                    jsons.add(o == null ? null : o.json());
+                }
+                checkpoint.offsetLog().add(nextBatchId, new OffsetSeq(0, triggerStart, Map.of(), jsons));
+                checkpoint.purge(nextBatchId, spec.minBatchesToRetain());
+                durations.put("walCommit", millisSince(w0));
+                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest, triggerStart);
+            }
+
+            status = new StreamingQueryStatus("Processing new data", true, true);
+            long[] rows = runBatch(batch, durations);
+            for (int i = 0; i < n; i++) {
+                if (batch.end[i] != null && !Offset.same(batch.end[i], batch.start[i])) {
+                    streams.get(i).commit(batch.end[i]);
+                }
+            }
+            committed = batch.end;
+            nextBatchId = batch.id + 1;
+            ranOnce = true;
+            long triggerMs = millisSince(t0);
+            durations.put("triggerExecution", triggerMs);
+            reportProgress(batch, rows, durations, triggerStart, previousTriggerStart, triggerMs);
+            previousTriggerStart = triggerStart;
+            if (once) {
+                break;
+            }
+            waitForNextTrigger(triggerStart, true);
+        }
+    }
+
+    /** Reads every partition of the batch into the sink, then writes {@code commits/N}. Returns rows per source. */
+    private long[] runBatch(Batch batch, Map<String, Long> durations) throws Exception {
+        long g0 = clock.nanos();
+        List<ReadTask> tasks = new ArrayList<>();
+        for (int i = 0; i < streams.size(); i++) {
+            Offset end = batch.end[i];
+            if (end == null || Offset.same(batch.start[i], end)) {
+                continue;
+            }
+            MicroBatchStream s = streams.get(i);
+            Offset from = batch.start[i] != null ? batch.start[i] : initialOffset(i);
+            for (InputPartition p : s.planPartitions(from, end)) {
+                tasks.add(new ReadTask(i, s, p, tasks.size()));
+            }
+        }
+        durations.put("getBatch", millisSince(g0));
+        durations.put("queryPlanning", 0L);
+
+        long a0 = clock.nanos();
+        BatchWriter writer = sink.beginBatch(batch.id);
+        long[] rows = new long[streams.size()];
+        List<Object> results = new ArrayList<>(tasks.size());
+        try {
+            if (tasks.size() == 1) {
+                // One partition: read it here rather than pay a hand-off to the pool.
+                results.add(tasks.get(0).run(writer));
+            } else {
+                List<Future<Object>> futures = new ArrayList<>(tasks.size());
+                for (ReadTask t : tasks) {
+                    futures.add(sluice.readers().submit(() -> t.run(writer)));
+                }
+                try {
+                    for (Future<Object> f : futures) {
+                        results.add(f.get());
+                    }
+                } catch (ExecutionException e) {
+                    futures.forEach(f -> f.cancel(true));
+                    Throwable cause = e.getCause();
+                    if (cause instanceof Exception ex) {
+                        throw ex;
+                    }
+                    throw (Error) cause;
+                } catch (InterruptedException e) {
+                    futures.forEach(f -> f.cancel(true));
+                    throw e;
+                }
+            }
+            for (ReadTask t : tasks) {
+                rows[t.sourceIndex] += t.rows;
+            }
+            writer.commit(results);
+        } catch (Exception | Error e) {
+            try {
+                writer.abort(e);
+            } catch (RuntimeException abortFailure) {
+                e.addSuppressed(abortFailure);
+            }
+            throw e;
+        }
+        durations.put("addBatch", millisSince(a0));
+        batch.numOutputRows = writer.numOutputRows();
+
+        long c0 = clock.nanos();
+        checkpoint.commitLog().add(batch.id, new CommitMetadata(0));
+        durations.put("commitOffsets", millisSince(c0));
+        return rows;
+    }
+
+    /** One partition of one source, read into one partition writer of the sink. */
+    private static final class ReadTask {
+        final int sourceIndex;
+        final MicroBatchStream stream;
+        final InputPartition partition;
+        final int partitionId;
+        volatile long rows;
+
+        ReadTask(int sourceIndex, MicroBatchStream stream, InputPartition partition, int partitionId) {
+            this.sourceIndex = sourceIndex;
+            this.stream = stream;
+            this.partition = partition;
+            this.partitionId = partitionId;
+        }
+
+        Object run(BatchWriter writer) throws Exception {
+            PartitionWriter out = writer.partitionWriter(partitionId);
+            long count = 0;
+            try (PartitionReader in = stream.createReader(partition)) {
+                while (in.next()) {
+                    Row row = in.get();
+                    out.write(row);
+                    count++;
+                    if ((count & 0x3FF) == 0 && Thread.currentThread().isInterrupted()) {
+                        throw new InterruptedException("Reading partition " + partitionId + " was cancelled");
+                    }
+                }
+                Object result = out.commit();
+                rows = count;
+                return result;
+            } catch (Exception | Error e) {
+                try {
+                    out.abort();
+                } catch (RuntimeException abortFailure) {
+                    e.addSuppressed(abortFailure);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private void reportProgress(Batch batch, long[] rows, Map<String, Long> durations, long triggerStart,
+                                long previousTriggerStart, long triggerMs) {
+        List<SourceProgress> sources = new ArrayList<>(streams.size());
+        for (int i = 0; i < streams.size(); i++) {
+            MicroBatchStream s = streams.get(i);
+            double input = previousTriggerStart < 0 ? 0.0
+                    : rows[i] * 1000.0 / (triggerStart - previousTriggerStart);
+            double processed = rows[i] * 1000.0 / Math.max(1, triggerMs);
+            Map<String, String> metrics;
+            try {
+                metrics = s.metrics(Optional.ofNullable(batch.end[i]));
+            } catch (RuntimeException e) {
+                LOG.warn("Source {} failed to report metrics", s.description(), e);
+                metrics = Map.of();
+            }
+            sources.add(new SourceProgress(s.description(), json(batch.start[i]), json(batch.end[i]),
+                    json(batch.latest[i]), rows[i], input, processed, metrics));
+        }
+        StreamingQueryProgress p = new StreamingQueryProgress(id, runId, spec.name(),
+                TIMESTAMP.format(Instant.ofEpochMilli(triggerStart)), batch.id, triggerMs, durations, Map.of(),
+                sources, new SinkProgress(sink.description(), batch.numOutputRows, Map.of()));
+        synchronized (recent) {
+            recent.addLast(p);
+            if (recent.size() > RECENT_PROGRESS) {
+                recent.removeFirst();
+            }
+        }
+        LOG.debug("Progress of query {}: {}", describe(), p.json());
+        sluice.bus().post(l -> l.onQueryProgress(new StreamingQueryListener.QueryProgressEvent(p)));
+    }
+
+    private void waitForNextTrigger(long triggerStart, boolean hadData) throws InterruptedException {
+        long interval = spec.trigger() instanceof Trigger.ProcessingTime pt ? pt.intervalMs() : 0;
+        long target;
+        if (interval > 0) {
+            target = triggerStart / interval * interval + interval;
+            long elapsed = clock.millis() - triggerStart;
+            if (elapsed > interval) {
+                LOG.warn("Current batch of query {} is falling behind. The trigger interval is {} milliseconds, but "
+                        + "spent {} milliseconds", describe(), interval, elapsed);
+            }
+        } else if (!hadData) {
+            target = clock.millis() + POLLING_DELAY_MS;
+        } else {
+            return;
+        }
+        if (clock.millis() >= target) {
+            return;
+        }
+        status = new StreamingQueryStatus("Waiting for next trigger", status.isDataAvailable(), false);
+        synchronized (waitLock) {
+            if (stopRequested) {
+                return;
+            }
+            waiting = true;
+        }
+        try {
+            clock.waitUntil(target);
+        } catch (InterruptedException e) {
+            // stop() interrupts only a waiting query; the loop sees stopRequested next.
+        } finally {
+            synchronized (waitLock) {
+                waiting = false;
+                Thread.interrupted();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- the handle
+
+    @Override
+    public UUID id() {
+        return id;
+    }
+
+    @Override
+    public UUID runId() {
+        return runId;
+    }
+
+    @Override
+    public String name() {
+        return spec.name();
+    }
+
+    @Override
+    public boolean isActive() {
+        return terminated.getCount() > 0;
+    }
+
+    @Override
+    public StreamingQueryStatus status() {
+        return status;
+    }
+
+    @Override
+    public StreamingQueryProgress lastProgress() {
+        synchronized (recent) {
+            return recent.peekLast();
+        }
+    }
+
+    @Override
+    public List<StreamingQueryProgress> recentProgress() {
+        synchronized (recent) {
+            return List.copyOf(recent);
+        }
+    }
+
+    @Override
+    public Optional<StreamingQueryException> exception() {
+        return Optional.ofNullable(failure);
+    }
+
+    @Override
+    public void stop() {
+        synchronized (waitLock) {
+            stopRequested = true;
+            if (waiting) {
+                thread.interrupt();
+            }
+        }
+        if (Thread.currentThread() != thread) {
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    terminated.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private boolean isStopRequested() {
+        synchronized (waitLock) {
+            return stopRequested;
+        }
+    }
+
+    @Override
+    public void awaitTermination() throws StreamingQueryException, InterruptedException {
+        terminated.await();
+        throwIfFailed();
+    }
+
+    @Override
+    public boolean awaitTermination(long timeoutMs) throws StreamingQueryException, InterruptedException {
+        boolean done = terminated.await(timeoutMs, TimeUnit.MILLISECONDS);
+        if (done) {
+            throwIfFailed();
+        }
+        return done;
+    }
+
+    @Override
+    public void processAllAvailable() throws StreamingQueryException, InterruptedException {
+        synchronized (triggerMonitor) {
+            long after = triggersStarted;
+            while (lastEmptyTrigger <= after && isActive()) {
+                triggerMonitor.wait();
+            }
+        }
+        throwIfFailed();
+    }
+
+    private void throwIfFailed() throws StreamingQueryException {
+        StreamingQueryException f = failure;
+        if (f != null) {
+            throw f;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    private String describe() {
+        return "[id = " + id + ", runId = " + runId + (spec.name() == null ? "" : ", name = " + spec.name()) + "]";
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private Offset[] deserialize(OffsetSeq seq, long batchId) {
+        if (seq.offsets().size() != streams.size()) {
+            throw new IllegalStateException("The checkpoint " + checkpoint.path() + " logged " + seq.offsets().size()
+                    + " sources for batch " + batchId + " but this query has " + streams.size()
+                    + ". A checkpoint belongs to one query: use a new checkpointLocation for a changed query.");
+        }
+        Offset[] out = new Offset[streams.size()];
+        for (int i = 0; i < out.length; i++) {
+            String json = seq.offsets().get(i);
+            out[i] = json == null ? null : streams.get(i).deserializeOffset(json);
+        }
+        return out;
+    }
+
+    private Offset initialOffset(int i) {
+        if (initial[i] == null) {
+            initial[i] = streams.get(i).initialOffset();
+        }
+        return initial[i];
+    }
+
+    private long millisSince(long startNanos) {
+        return (clock.nanos() - startNanos) / 1_000_000L;
+    }
+
+    private static String json(Offset o) {
+        return o == null ? null : o.json();
+    }
+
+    private static void stopQuietly(MicroBatchStream s) {
+        try {
+            s.stop();
+        } catch (RuntimeException e) {
+            LOG.warn("Stopping source {} failed", s.description(), e);
+        }
+    }
+
+    private static void closeQuietly(Sink s) {
+        if (s == null) {
+            return;
+        }
+        try {
+            s.close();
+        } catch (Exception e) {
+            LOG.warn("Closing sink {} failed", s.description(), e);
+        }
+    }
+
+    private static String stackTrace(Throwable t) {
+        StringWriter w = new StringWriter();
+        t.printStackTrace(new PrintWriter(w));
+        return w.toString();
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    LOG.debug("Could not delete {}", p, e);
+                }
+            });
+        } catch (IOException e) {
+            LOG.debug("Could not delete temporary checkpoint {}", dir, e);
+        }
+    }
+
+    /** One batch's range per source. {@code start[i]} null means the source's initial offset. */
+    private static final class Batch {
+        final long id;
+        final Offset[] start;
+        final Offset[] end;
+        final Offset[] latest;
+        final long timestampMs;
+        long numOutputRows = -1;
+
+        Batch(long id, Offset[] start, Offset[] end, Offset[] latest, long timestampMs) {
+            this.id = id;
+            this.start = start;
+            this.end = end;
+            this.latest = latest;
+            this.timestampMs = timestampMs;
+        }
+    }
+}

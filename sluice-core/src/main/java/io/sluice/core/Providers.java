@@ -1,0 +1,111 @@
+package io.sluice.core;
+
+import io.sluice.api.sink.SinkProvider;
+import io.sluice.api.source.SourceProvider;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Finds source and sink providers by short name: those listed through {@link ServiceLoader} on the class loader,
+ * plus those registered in code, which win. The engine names no provider; built-in ones register like any other.
+ */
+final class Providers {
+    private final Map<String, SourceProvider> sources = new ConcurrentHashMap<>();
+    private final Map<String, SinkProvider> sinks = new ConcurrentHashMap<>();
+
+    Providers(ClassLoader loader) {
+        for (SourceProvider p : ServiceLoader.load(SourceProvider.class, loader)) {
+            putFirst(sources, p.shortName(), p, SourceProvider.class);
+        }
+        for (SinkProvider p : ServiceLoader.load(SinkProvider.class, loader)) {
+            putFirst(sinks, p.shortName(), p, SinkProvider.class);
+        }
+    }
+
+    private static <T> void putFirst(Map<String, T> map, String name, T provider, Class<T> kind) {
+        T previous = map.putIfAbsent(key(name), provider);
+        if (previous != null && previous.getClass() != provider.getClass()) {
+            throw new IllegalStateException("Two " + kind.getSimpleName() + "s claim the short name '" + name + "': "
+                    + previous.getClass().getName() + " and " + provider.getClass().getName()
+                    + ". Remove one of them from the classpath.");
+        }
+    }
+
+    void register(SourceProvider p) {
+        sources.put(key(p.shortName()), p);
+    }
+
+    void register(SinkProvider p) {
+        sinks.put(key(p.shortName()), p);
+    }
+
+    SourceProvider source(String format) {
+        return find(sources, format, SourceProvider.class, "source", "Sluice.registerSource");
+    }
+
+    SinkProvider sink(String format) {
+        return find(sinks, format, SinkProvider.class, "sink", "Sluice.registerSink");
+    }
+
+    /** A format is a short name, or the class name of a provider with a public no-argument constructor. */
+    private static <T> T find(Map<String, T> map, String format, Class<T> kind, String what, String register) {
+        if (format == null || format.isBlank()) {
+            throw new IllegalArgumentException("No " + what + " format given: call format(\"<name>\"); available: "
+                    + names(map));
+        }
+        T p = map.get(key(format));
+        if (p != null) {
+            return p;
+        }
+        if (format.contains(".")) {
+            Object instance = instantiate(format, kind, what);
+            if (instance != null) {
+                return kind.cast(instance);
+            }
+        }
+        throw new IllegalArgumentException("Unknown " + what + " format '" + format + "'. Available: " + names(map)
+                + ". A custom " + what + " is found when its " + kind.getSimpleName() + " is listed in META-INF/services/"
+                + kind.getName() + " on the classpath, or registered with " + register + "(...).");
+    }
+
+    private static Object instantiate(String className, Class<?> kind, String what) {
+        Class<?> c;
+        try {
+            c = Class.forName(className, true, Thread.currentThread().getContextClassLoader());
+        } catch (ClassNotFoundException e) {
+            return null;
+        }
+        if (!kind.isAssignableFrom(c)) {
+            throw new IllegalArgumentException("Class " + className + " given as " + what + " format does not implement "
+                    + kind.getName());
+        }
+        try {
+            return c.getConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalArgumentException("Cannot create " + what + " provider " + className
+                    + ": it needs a public no-argument constructor", e);
+        }
+    }
+
+    private static String names(Map<String, ?> map) {
+        return String.join(", ", new TreeMap<>(map).keySet());
+    }
+
+    private static String key(String name) {
+        return name.toLowerCase(Locale.ROOT);
+    }
+
+    /** Short names, sorted, for listings. */
+    Map<String, SourceProvider> sources() {
+        return new TreeMap<>(sources);
+    }
+
+    Map<String, SinkProvider> sinks() {
+        return new TreeMap<>(sinks);
+    }
+
+}

@@ -1,0 +1,183 @@
+package io.sluice.core;
+
+import io.sluice.api.SluiceClock;
+import io.sluice.api.sink.SinkProvider;
+import io.sluice.api.source.SourceProvider;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The entry point, the twin of a local SparkSession: {@code Sluice.local().readStream()...}.
+ *
+ * <p>An instance owns a bounded pool of reader threads ({@code sluice-reader-N}) shared by its queries, a
+ * listener thread, and the registry of source and sink providers. {@link #close()} stops every active query and
+ * every thread. Thread-safe.
+ */
+public final class Sluice implements AutoCloseable {
+    private final SluiceClock clock;
+    private final int parallelism;
+    private final Providers providers;
+    private final ThreadPoolExecutor readers;
+    private final ListenerBus bus = new ListenerBus();
+    private final Set<MicroBatchExecution> active = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
+
+    private Sluice(Builder b) {
+        this.clock = b.clock;
+        this.parallelism = b.parallelism;
+        this.providers = new Providers(b.classLoader);
+        this.readers = new ThreadPoolExecutor(parallelism, parallelism, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), named("sluice-reader-"));
+        this.readers.allowCoreThreadTimeOut(true);
+    }
+
+    /** A Sluice with the real clock and one reader thread per core. */
+    public static Sluice local() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Starts describing a streaming source. */
+    public DataStreamReader readStream() {
+        checkOpen();
+        return new DataStreamReader(this);
+    }
+
+    /** Makes a source provider available by its short name, in addition to (and ahead of) those on the classpath. */
+    public Sluice registerSource(SourceProvider provider) {
+        providers.register(provider);
+        return this;
+    }
+
+    public Sluice registerSink(SinkProvider provider) {
+        providers.register(provider);
+        return this;
+    }
+
+    public void addListener(StreamingQueryListener listener) {
+        bus.add(listener);
+    }
+
+    public void removeListener(StreamingQueryListener listener) {
+        bus.remove(listener);
+    }
+
+    /** The queries of this instance that are running now. */
+    public List<StreamingQuery> activeQueries() {
+        return new ArrayList<>(active);
+    }
+
+    public SluiceClock clock() {
+        return clock;
+    }
+
+    /** The number of reader threads: how many partitions of a batch are read at once. */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /** Stops every active query (each at a batch boundary), then the threads. Idempotent. */
+    @Override
+    public void close() {
+        closed = true;
+        for (MicroBatchExecution q : new ArrayList<>(active)) {
+            q.stop();
+        }
+        readers.shutdownNow();
+        bus.close();
+    }
+
+    Providers providers() {
+        return providers;
+    }
+
+    ExecutorService readers() {
+        return readers;
+    }
+
+    ListenerBus bus() {
+        return bus;
+    }
+
+    /** Registers a query about to start; refuses a second active query with the same name. */
+    void register(MicroBatchExecution q) {
+        checkOpen();
+        synchronized (active) {
+            if (q.name() != null) {
+                for (MicroBatchExecution other : active) {
+                    if (q.name().equals(other.name())) {
+                        throw new IllegalStateException("Cannot start query with name " + q.name()
+                                + " as a query with that name is already active in this Sluice instance");
+                    }
+                }
+            }
+            active.add(q);
+        }
+    }
+
+    void unregister(MicroBatchExecution q) {
+        active.remove(q);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("This Sluice instance is closed");
+        }
+    }
+
+    static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /** Settings for a {@link Sluice} instance. */
+    public static final class Builder {
+        private SluiceClock clock = SluiceClock.system();
+        private int parallelism = Runtime.getRuntime().availableProcessors();
+        private ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+
+        private Builder() {
+        }
+
+        /** The clock every query, trigger and source uses; a {@link ManualClock} in tests. */
+        public Builder clock(SluiceClock clock) {
+            this.clock = java.util.Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Reader threads (partitions read at once); positive; default: the number of cores. */
+        public Builder parallelism(int parallelism) {
+            if (parallelism < 1) {
+                throw new IllegalArgumentException("parallelism must be positive: " + parallelism);
+            }
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /** Where providers are looked up with ServiceLoader; default: the context class loader. */
+        public Builder classLoader(ClassLoader classLoader) {
+            this.classLoader = java.util.Objects.requireNonNull(classLoader, "classLoader");
+            return this;
+        }
+
+        public Sluice build() {
+            return new Sluice(this);
+        }
+    }
+}
