@@ -2,7 +2,10 @@ package io.sluice.api.types;
 
 /**
  * A column type, named as Spark names it. Instances are immutable values: two types are equal when their
- * {@link #simpleString()} forms are equal (struct field nullability aside, which {@code equals} also compares).
+ * {@link #simpleString()} forms are equal and their nullability flags are too (struct field nullability, array
+ * {@code containsNull} and map {@code valueContainsNull}, which {@code simpleString} does not show).
+ * DDL cannot express {@code containsNull} or {@code valueContainsNull}; {@link #fromDDL(String)} always sets
+ * them to true, as Spark does.
  *
  * <p>Java representation of values of each type, as held in a {@link io.sluice.api.Row}:
  * boolean {@code Boolean}, byte {@code Byte}, short {@code Short}, int {@code Integer}, long {@code Long},
@@ -21,7 +24,8 @@ public sealed interface DataType permits AtomicType, DecimalType, ArrayType, Map
 
     /**
      * Parses one type in Spark's DDL syntax ({@code long}, {@code decimal(10,2)}, {@code map<string,int>},
-     * {@code struct<a: int, b: string>}). Keywords are case-insensitive.
+     * {@code struct<a: int, b: string>}). Keywords are case-insensitive. As in Spark, input that is not a type
+     * but reads as a schema ({@code "a int, b string"}) gives that schema's {@link StructType}.
      *
      * @throws SchemaParseException naming the position and the offending token
      */
