@@ -1,0 +1,24 @@
+package io.sluice.core.sinks;
+
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.sink.SinkProvider;
+
+/** {@code format("memory")}: see {@link MemorySink}. The table is named by the query's {@code queryName}. */
+public final class MemorySinkProvider implements SinkProvider {
+
+    @Override
+    public String shortName() {
+        return "memory";
+    }
+
+    /** The rows do not outlive the JVM, so a query may run on a temporary checkpoint. */
+    public boolean allowsTemporaryCheckpoint() {
+        return true;
+    }
+
+    @Override
+    public Sink createSink(SinkContext context) {
+        return MemorySink.create(context);
+    }
+}

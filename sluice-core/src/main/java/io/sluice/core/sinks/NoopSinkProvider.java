@@ -1,0 +1,24 @@
+package io.sluice.core.sinks;
+
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.sink.SinkProvider;
+
+/** {@code format("noop")}: see {@link NoopSink}. No options. */
+public final class NoopSinkProvider implements SinkProvider {
+
+    @Override
+    public String shortName() {
+        return "noop";
+    }
+
+    /** Nothing is written, so a query may run on a temporary checkpoint. */
+    public boolean allowsTemporaryCheckpoint() {
+        return true;
+    }
+
+    @Override
+    public Sink createSink(SinkContext context) {
+        return new NoopSink();
+    }
+}

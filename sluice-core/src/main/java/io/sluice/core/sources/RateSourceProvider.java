@@ -1,0 +1,66 @@
+package io.sluice.core.sources;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
+import io.sluice.api.source.MicroBatchStream;
+import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.StreamContext;
+import io.sluice.api.types.DataType;
+import io.sluice.api.types.StructField;
+import io.sluice.api.types.StructType;
+
+import java.util.Optional;
+
+/**
+ * The {@code rate} source: {@code rowsPerSecond} rows a second, numbered from 0, with evenly spread timestamps,
+ * following Spark's {@code RateStreamProvider}.
+ *
+ * <p>Options: {@code rowsPerSecond} (default 1, positive), {@code rampUpTime} (a time string such as {@code 5s}
+ * or {@code 2}, whole seconds, default 0, not negative), {@code numPartitions} (default: the number of cores,
+ * positive). Schema {@code timestamp timestamp, value bigint}.
+ */
+public final class RateSourceProvider implements SourceProvider {
+    static final StructType SCHEMA = StructType.of(
+            StructField.of("timestamp", DataType.timestampType()),
+            StructField.of("value", DataType.longType()));
+
+    @Override
+    public String shortName() {
+        return "rate";
+    }
+
+    @Override
+    public Optional<StructType> fixedSchema(Options options) {
+        return Optional.of(SCHEMA);
+    }
+
+    @Override
+    public StructType resolveSchema(Options options, Optional<StructType> userSchema) {
+        Settings.of(options);
+        return SourceProvider.super.resolveSchema(options, userSchema);
+    }
+
+    @Override
+    public MicroBatchStream createStream(StreamContext context) {
+        return new RateStream(Settings.of(context.options()), context.metadataPath(), context.clock());
+    }
+
+    /** The validated options. {@code numPartitionsOption} is the option as given, or "default". */
+    record Settings(long rowsPerSecond, long rampUpTimeSeconds, int numPartitions, String numPartitionsOption) {
+
+        static Settings of(Options options) {
+            long rowsPerSecond = SparkOptions.positive("rowsPerSecond", options.getLong("rowsPerSecond", 1));
+            long rampUp = options.get("rampUpTime")
+                    .map(v -> SparkOptions.timeStringAsSeconds("rampUpTime", v)).orElse(0L);
+            SparkOptions.nonNegative("rampUpTime", rampUp, "must not be negative");
+            int numPartitions = SparkOptions.numPartitions(options);
+            long maxSeconds = Long.MAX_VALUE / rowsPerSecond;
+            if (rampUp > maxSeconds) {
+                throw new InvalidOptionException("rampUpTime", options.get("rampUpTime").orElse(null),
+                        "Max offset with " + rowsPerSecond + " rowsPerSecond is " + maxSeconds
+                                + ", but 'rampUpTimeSeconds' is " + rampUp + ".", true);
+            }
+            return new Settings(rowsPerSecond, rampUp, numPartitions, options.get("numPartitions").orElse("default"));
+        }
+    }
+}
