@@ -16,7 +16,7 @@ import io.sluice.api.source.SupportsTriggerAvailableNow;
 import io.sluice.core.checkpoint.Checkpoint;
 import io.sluice.core.checkpoint.CommitMetadata;
 import io.sluice.core.checkpoint.OffsetSeq;
-import io.sluice.core.checkpoint.RecoveryState;
+import io.sluice.core.checkpoint.RecoveryPlan;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,14 +89,14 @@ final class MicroBatchExecution implements StreamingQuery {
     private long triggersStarted;
     private long lastEmptyTrigger = -1;
 
-    private final RecoveryState recovery;
+    private final RecoveryPlan recovery;
     /** Where the previous run left off: the committed end offsets, a batch to re-run, the next batch id. */
     private final Offset[] committedAtStart;
     private final Batch pendingAtStart;
     private final long nextBatchIdAtStart;
 
     private MicroBatchExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Checkpoint checkpoint,
-                                boolean temporaryCheckpoint, RecoveryState recovery, List<MicroBatchStream> streams,
+                                boolean temporaryCheckpoint, RecoveryPlan recovery, List<MicroBatchStream> streams,
                                 Sink sink) {
         this.recovery = recovery;
         this.sluice = sluice;
@@ -109,29 +109,21 @@ final class MicroBatchExecution implements StreamingQuery {
         this.sink = sink;
         this.initial = new Offset[streams.size()];
         int n = streams.size();
-        switch (recovery.kind()) {
-            case FRESH -> {
-                committedAtStart = new Offset[n];
-                pendingAtStart = null;
-                nextBatchIdAtStart = 0;
-            }
-            case RESUME -> {
-                committedAtStart = deserialize(recovery.end(), recovery.batchId());
-                pendingAtStart = null;
-                nextBatchIdAtStart = recovery.batchId() + 1;
-            }
-            case RERUN -> {
-                committedAtStart = recovery.start() == null ? new Offset[n]
-                        : deserialize(recovery.start(), recovery.batchId() - 1);
-                pendingAtStart = new Batch(recovery.batchId(), committedAtStart,
-                        deserialize(recovery.end(), recovery.batchId()), new Offset[n],
-                        recovery.end().batchTimestampMs());
-                nextBatchIdAtStart = recovery.batchId();
-                LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
-                        recovery.batchId());
-            }
-            default -> throw new IllegalStateException("Unknown recovery state " + recovery.kind());
+        if (recovery instanceof RecoveryPlan.Resume r) {
+            committedAtStart = deserialize(r.startOffsets(), r.nextBatchId() - 1);
+            pendingAtStart = null;
+        } else if (recovery instanceof RecoveryPlan.Rerun r) {
+            committedAtStart = r.startOffsets() == null ? new Offset[n]
+                    : deserialize(r.startOffsets(), r.batchId() - 1);
+            pendingAtStart = new Batch(r.batchId(), committedAtStart, deserialize(r.endOffsets(), r.batchId()),
+                    new Offset[n], r.endOffsets().batchTimestampMs());
+            LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
+                    r.batchId());
+        } else {
+            committedAtStart = new Offset[n];
+            pendingAtStart = null;
         }
+        nextBatchIdAtStart = recovery.firstBatchId();
         this.thread = new Thread(this::run, "sluice-query-" + (spec.name() != null ? spec.name() : id));
         this.thread.setDaemon(false);
     }
@@ -154,7 +146,7 @@ final class MicroBatchExecution implements StreamingQuery {
         Sink sink = null;
         try {
             // Read the logs now, so a corrupt checkpoint fails start() itself.
-            RecoveryState recovery = checkpoint.recover();
+            RecoveryPlan recovery = checkpoint.recover();
             DataStreamReader.SourceSpec source = spec.source();
             streams.add(source.provider().createStream(new StreamContext(source.options(), source.schema(),
                     checkpoint.sourceDir(0), sluice.clock(), checkpoint.queryId(), 0)));
@@ -215,7 +207,7 @@ final class MicroBatchExecution implements StreamingQuery {
         Offset[] committed = committedAtStart;
         Batch pending = pendingAtStart;
         long nextBatchId = nextBatchIdAtStart;
-        if (recovery.kind() == RecoveryState.Kind.RESUME) {
+        if (recovery instanceof RecoveryPlan.Resume) {
             // A crash between commits/L and the sources' commit would leave data unreleased: release it now.
             for (int i = 0; i < n; i++) {
                 if (committed[i] != null) {
@@ -312,7 +304,11 @@ final class MicroBatchExecution implements StreamingQuery {
                 for (Offset o : end) {
                     jsons.add(o == null ? null : o.json());
                 }
-                checkpoint.offsetLog().add(nextBatchId, new OffsetSeq(0, triggerStart, Map.of(), jsons));
+                if (!checkpoint.offsetLog().add(nextBatchId, new OffsetSeq(0, triggerStart, Map.of(), jsons))) {
+                    throw new IllegalStateException("Concurrent update to the log: " + checkpoint.offsetLog()
+                            .fileFor(nextBatchId) + " already exists. Multiple streaming queries may be writing to "
+                            + "the checkpoint " + checkpoint.path());
+                }
                 checkpoint.purge(nextBatchId, spec.minBatchesToRetain());
                 durations.put("walCommit", millisSince(w0));
                 batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest, triggerStart);
@@ -402,7 +398,11 @@ final class MicroBatchExecution implements StreamingQuery {
         batch.numOutputRows = writer.numOutputRows();
 
         long c0 = clock.nanos();
-        checkpoint.commitLog().add(batch.id, new CommitMetadata(0));
+        if (!checkpoint.commitLog().add(batch.id, new CommitMetadata(0))) {
+            throw new IllegalStateException("Concurrent update to the log: " + checkpoint.commitLog().fileFor(batch.id)
+                    + " already exists. Multiple streaming queries may be writing to the checkpoint "
+                    + checkpoint.path());
+        }
         durations.put("commitOffsets", millisSince(c0));
         return rows;
     }

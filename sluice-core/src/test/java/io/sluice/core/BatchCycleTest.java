@@ -41,9 +41,9 @@ class BatchCycleTest extends EngineTestBase {
         // Batch 0: start from the initial offset, plan, and release the data only after commits/0.
         assertThat(calls.subList(0, 4)).containsExactly(
                 "initialOffset", "latestOffset(0)", "planPartitions(0,4)", "commit(4)");
-        assertThat(calls.get(4)).isEqualTo("latestOffset(4)");
+        // Then only empty triggers (polling) until the stop.
+        assertThat(calls.subList(4, calls.size() - 1)).isNotEmpty().containsOnly("latestOffset(4)");
         assertThat(calls.get(calls.size() - 1)).isEqualTo("stop");
-        assertThat(calls).doesNotContain("latestOffset(0)", "commit(0)").hasSize(calls.indexOf("stop") + 1);
     }
 
     @Test

@@ -13,6 +13,7 @@ public final class MemorySinkProvider implements SinkProvider {
     }
 
     /** The rows do not outlive the JVM, so a query may run on a temporary checkpoint. */
+    @Override
     public boolean allowsTemporaryCheckpoint() {
         return true;
     }

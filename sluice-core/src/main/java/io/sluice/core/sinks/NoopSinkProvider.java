@@ -13,6 +13,7 @@ public final class NoopSinkProvider implements SinkProvider {
     }
 
     /** Nothing is written, so a query may run on a temporary checkpoint. */
+    @Override
     public boolean allowsTemporaryCheckpoint() {
         return true;
     }
