@@ -1,0 +1,230 @@
+package io.sluice.core.checkpoint;
+
+import io.sluice.core.checkpoint.FileFormat.Malformed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A folder of files named by batch id, like Spark's HDFSMetadataLog: {@code <dir>/0}, {@code <dir>/1}... Each
+ * file is text whose first line is the format version ({@code v1}); the rest is up to the {@link Codec}.
+ *
+ * <p>Only names in canonical decimal ({@code 0} or a digit string without leading zero) are batch files; temp
+ * files ({@code .3.<uuid>.tmp}), Spark's {@code .3.crc} checksums and anything else are ignored. A file is never
+ * overwritten. Not thread-safe: one query thread writes a checkpoint (the checkpoint lock keeps others out).
+ */
+final class BatchLog<T> {
+
+    /** Turns a value into the lines after the version line, and back. */
+    interface Codec<T> {
+        /** The lines after the version line; none may contain a line break. */
+        List<String> encode(T value);
+
+        /**
+         * Parses a file. {@code lines} holds every line, the (already checked) version line included, so that
+         * problems can count lines as an operator sees them in an editor.
+         */
+        T decode(List<String> lines) throws Malformed;
+    }
+
+    /**
+     * What an operator can do about a bad file, knowing its id and the newest id in the log. Returns the
+     * sentences that follow "Checkpoint file ... is corrupt or incomplete (...).".
+     */
+    interface Advisor {
+        String advise(long batchId, long newestBatchId);
+    }
+
+    private static final Pattern BATCH_NAME = Pattern.compile("0|[1-9][0-9]{0,18}");
+    private static final Pattern VERSION_LINE = Pattern.compile("v([0-9]{1,9})");
+
+    private final Path dir;
+    private final int version;
+    private final Codec<T> codec;
+    private final Advisor advisor;
+
+    BatchLog(Path dir, int version, Codec<T> codec, Advisor advisor) {
+        this.dir = dir.toAbsolutePath().normalize();
+        this.version = version;
+        this.codec = Objects.requireNonNull(codec, "codec");
+        this.advisor = Objects.requireNonNull(advisor, "advisor");
+        try {
+            AtomicFiles.createDirectories(this.dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot create checkpoint folder " + this.dir, e);
+        }
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    Path fileFor(long batchId) {
+        checkId(batchId);
+        return dir.resolve(Long.toString(batchId));
+    }
+
+    /**
+     * Writes batch {@code batchId}, atomically and durably. Returns false, writing nothing, when the batch already
+     * has a file (as Spark's {@code add}): a log entry is written once and never replaced.
+     */
+    boolean add(long batchId, T value) {
+        Objects.requireNonNull(value, "value");
+        Path file = fileFor(batchId);
+        List<String> lines = new ArrayList<>();
+        lines.add("v" + version);
+        lines.addAll(codec.encode(value));
+        for (String line : lines) {
+            if (line.indexOf('\n') >= 0 || line.indexOf('\r') >= 0) {
+                throw new IllegalArgumentException("A checkpoint line must not contain a line break: " + line);
+            }
+        }
+        if (Files.exists(file)) {
+            return false;
+        }
+        try {
+            AtomicFiles.createNew(file, FileFormat.join(lines));
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write checkpoint file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads batch {@code batchId}; empty when it has no file.
+     *
+     * @throws CorruptCheckpointException             if the file is not a valid entry
+     * @throws UnsupportedCheckpointVersionException if a newer format wrote it
+     */
+    Optional<T> get(long batchId) {
+        Path file = fileFor(batchId);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read checkpoint file " + file + ": " + e.getMessage(), e);
+        }
+        return Optional.of(decode(batchId, file, bytes));
+    }
+
+    /**
+     * The newest batch and its content. Like Spark, it does not fall back to an older file when the newest is
+     * bad: that would silently re-run or skip a batch.
+     */
+    Optional<LogEntry<T>> getLatest() {
+        OptionalLong latest = latestId();
+        if (latest.isEmpty()) {
+            return Optional.empty();
+        }
+        long id = latest.getAsLong();
+        // Empty only if the file vanished between listing and reading: then there is no such batch to return.
+        return get(id).map(value -> new LogEntry<>(id, value));
+    }
+
+    OptionalLong latestId() {
+        List<Long> ids = batchIds();
+        return ids.isEmpty() ? OptionalLong.empty() : OptionalLong.of(ids.get(ids.size() - 1));
+    }
+
+    /** The batch ids that have a file, ascending. */
+    List<Long> batchIds() {
+        List<Long> ids = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path entry : entries) {
+                Long id = batchIdOf(entry.getFileName().toString());
+                if (id != null) {
+                    ids.add(id);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list checkpoint folder " + dir + ": " + e.getMessage(), e);
+        }
+        Collections.sort(ids);
+        return ids;
+    }
+
+    /** Deletes every batch file with an id below {@code thresholdBatchId} (exclusive, as Spark's purge). */
+    void purge(long thresholdBatchId) {
+        for (long id : batchIds()) {
+            if (id >= thresholdBatchId) {
+                break; // ascending
+            }
+            Path file = dir.resolve(Long.toString(id));
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot delete checkpoint file " + file + ": " + e.getMessage(), e);
+            }
+        }
+        // No folder fsync: a deletion lost in a power loss leaves an old batch that the next purge removes.
+    }
+
+    /** The id a file name stands for, or null when it is not a batch file. */
+    static Long batchIdOf(String name) {
+        if (!BATCH_NAME.matcher(name).matches()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(name);
+        } catch (NumberFormatException e) {
+            return null; // 19 digits above Long.MAX_VALUE
+        }
+    }
+
+    private T decode(long batchId, Path file, byte[] bytes) {
+        try {
+            List<String> lines = FileFormat.lines(bytes);
+            checkVersion(file, lines.get(0));
+            return codec.decode(lines);
+        } catch (Malformed e) {
+            throw CorruptCheckpointException.badFile(file, e.getMessage(), advise(batchId), e.getCause());
+        }
+    }
+
+    private void checkVersion(Path file, String line) throws Malformed {
+        Matcher m = VERSION_LINE.matcher(line);
+        int found = m.matches() ? Integer.parseInt(m.group(1)) : 0;
+        if (found > version) {
+            throw new UnsupportedCheckpointVersionException(file, found, version);
+        }
+        if (found < 1) {
+            throw new Malformed("line 1 should be the version \"v" + version + "\" but is "
+                    + (line.isEmpty() ? "empty" : FileFormat.quote(line)));
+        }
+    }
+
+    private String advise(long batchId) {
+        long newest;
+        try {
+            newest = latestId().orElse(batchId);
+        } catch (UncheckedIOException e) {
+            newest = batchId; // the advice is a courtesy; the real error is the bad file
+        }
+        return advisor.advise(batchId, Math.max(batchId, newest));
+    }
+
+    private static void checkId(long batchId) {
+        if (batchId < 0) {
+            throw new IllegalArgumentException("A batch id must be >= 0, was " + batchId);
+        }
+    }
+}

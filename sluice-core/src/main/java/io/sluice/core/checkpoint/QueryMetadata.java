@@ -1,0 +1,82 @@
+package io.sluice.core.checkpoint;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.core.checkpoint.FileFormat.Malformed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.UUID;
+
+/**
+ * The checkpoint's {@code metadata} file: {@code {"id":"<uuid>"}} on one line, no version line, no trailing
+ * newline (Spark's StreamMetadata). Written once, when the checkpoint is first used; the query id lives here.
+ */
+final class QueryMetadata {
+
+    static final String FILE_NAME = "metadata";
+
+    private QueryMetadata() {
+    }
+
+    /** The query id in {@code file}, creating the file with a new random id when it does not exist. */
+    static String readOrCreate(Path file) {
+        try {
+            return read(file, Files.readAllBytes(file));
+        } catch (NoSuchFileException e) {
+            // First start (as Spark, also when only the metadata file is gone: the logs stay usable).
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read checkpoint file " + file + ": " + e.getMessage(), e);
+        }
+        String id = UUID.randomUUID().toString();
+        try {
+            AtomicFiles.createNew(file, json(id).getBytes(StandardCharsets.UTF_8));
+            return id;
+        } catch (FileAlreadyExistsException e) {
+            // Another writer got there first (cannot happen under the lock, but its id is the one that counts).
+            try {
+                return read(file, Files.readAllBytes(file));
+            } catch (IOException e2) {
+                throw new UncheckedIOException("Cannot read checkpoint file " + file + ": " + e2.getMessage(), e2);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write checkpoint file " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    static String json(String id) {
+        return FileFormat.json(g -> {
+            g.writeStartObject();
+            g.writeStringField("id", id);
+            g.writeEndObject();
+        });
+    }
+
+    private static String read(Path file, byte[] bytes) {
+        try {
+            JsonNode node = FileFormat.parse(FileFormat.text(bytes), "it");
+            JsonNode id = node.isObject() ? node.get("id") : null;
+            if (id == null || !id.isTextual()) {
+                throw new Malformed("it is not a JSON object with a string \"id\"");
+            }
+            String text = id.textValue();
+            try {
+                // Spark parses the id as a UUID too; a canonical (lower-case) form is what both write.
+                if (!UUID.fromString(text).toString().equals(text)) {
+                    throw new IllegalArgumentException();
+                }
+            } catch (IllegalArgumentException e) {
+                throw new Malformed("\"id\" is not a UUID: " + FileFormat.quote(text));
+            }
+            return text;
+        } catch (Malformed e) {
+            throw CorruptCheckpointException.badFile(file, e.getMessage(),
+                    "It holds the query id, so the query cannot start from it: "
+                            + CorruptCheckpointException.RESTORE_OR_START_OVER, e.getCause());
+        }
+    }
+}

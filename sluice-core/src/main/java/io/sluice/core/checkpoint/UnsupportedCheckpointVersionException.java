@@ -1,0 +1,19 @@
+package io.sluice.core.checkpoint;
+
+import java.nio.file.Path;
+
+/**
+ * A log file whose version line (e.g. {@code v2}) is newer than this version of Sluice reads. The file is
+ * probably fine; this Sluice cannot know its layout, so it refuses rather than misread it.
+ *
+ * <p>Message: {@code Checkpoint file <path> was written by a newer version (log format v<found>; this version of
+ * Sluice reads only v<supported>). Upgrade Sluice to run this query, or start over with a new checkpoint location.}
+ */
+public final class UnsupportedCheckpointVersionException extends CheckpointException {
+
+    UnsupportedCheckpointVersionException(Path file, int found, int supported) {
+        super(file, "Checkpoint file " + file + " was written by a newer version (log format v" + found
+                + "; this version of Sluice reads only v" + supported + "). Upgrade Sluice to run this query,"
+                + " or start over with a new checkpoint location.", null);
+    }
+}

@@ -1,0 +1,9 @@
+/**
+ * The checkpoint of a streaming query: the offset log ({@code offsets/N}), the commit log ({@code commits/N}), the
+ * query id ({@code metadata}), the sources' private folders ({@code sources/<i>/}) and an exclusive lock.
+ *
+ * <p>The files are byte-for-byte those Spark 4.x writes, so a Spark user can read them with the same eyes (and a
+ * Spark checkpoint's logs can be read by Sluice). Beyond Spark, every write is fsynced (file and folder) before it
+ * counts, and a checkpoint is locked against a second running query. Start at {@link io.sluice.core.checkpoint.Checkpoint}.
+ */
+package io.sluice.core.checkpoint;
