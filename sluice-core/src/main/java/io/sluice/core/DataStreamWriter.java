@@ -3,6 +3,7 @@ package io.sluice.core;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import io.sluice.api.sink.SinkProvider;
+import io.sluice.api.types.StructType;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -23,6 +24,8 @@ public final class DataStreamWriter {
     private final Sluice sluice;
     private final StreamFrame frame;
     private String format;
+    /** A sink given as an instance (foreachBatch, foreach) rather than found by its format. */
+    private SinkProvider sinkProvider;
     private final Map<String, String> options = new LinkedHashMap<>();
     private String queryName;
     private Trigger trigger = Trigger.defaultTrigger();
@@ -34,6 +37,14 @@ public final class DataStreamWriter {
 
     public DataStreamWriter format(String format) {
         this.format = format;
+        this.sinkProvider = null;
+        return this;
+    }
+
+    /** Writes to this sink instead of one found by format (how foreachBatch and foreach plug in). */
+    DataStreamWriter sink(SinkProvider provider) {
+        this.sinkProvider = Objects.requireNonNull(provider, "provider");
+        this.format = provider.shortName();
         return this;
     }
 
@@ -84,7 +95,7 @@ public final class DataStreamWriter {
      *                                  is active
      */
     public StreamingQuery start() {
-        SinkProvider sink = sluice.providers().sink(format);
+        SinkProvider sink = sinkProvider != null ? sinkProvider : sluice.providers().sink(format);
         Options opts = Options.of(options);
         sink.validate(opts);
         int minBatchesToRetain = opts.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN);
@@ -98,7 +109,8 @@ public final class DataStreamWriter {
                     "checkpointLocation must be specified with option(\"checkpointLocation\", \"<dir>\") for the '"
                             + sink.shortName() + "' sink, so the query can recover after a restart", true);
         }
-        QuerySpec spec = new QuerySpec(queryName, frame.source(), sink, opts, trigger, checkpoint, minBatchesToRetain);
+        QuerySpec spec = new QuerySpec(queryName, frame.source(), frame.schema(), RowOperator.chain(frame.operators()),
+                sink, opts, trigger, checkpoint, minBatchesToRetain);
         return MicroBatchExecution.start(sluice, spec);
     }
 
@@ -108,7 +120,8 @@ public final class DataStreamWriter {
     }
 
     /** Everything a query needs to run, fixed at start. */
-    record QuerySpec(String name, DataStreamReader.SourceSpec source, SinkProvider sink, Options sinkOptions,
-                     Trigger trigger, Path checkpointLocation, int minBatchesToRetain) {
+    record QuerySpec(String name, DataStreamReader.SourceSpec source, StructType outputSchema, RowOperator operator,
+                     SinkProvider sink, Options sinkOptions, Trigger trigger, Path checkpointLocation,
+                     int minBatchesToRetain) {
     }
 }

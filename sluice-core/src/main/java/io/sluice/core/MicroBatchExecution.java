@@ -150,7 +150,7 @@ final class MicroBatchExecution implements StreamingQuery {
             DataStreamReader.SourceSpec source = spec.source();
             streams.add(source.provider().createStream(new StreamContext(source.options(), source.schema(),
                     checkpoint.sourceDir(0), sluice.clock(), checkpoint.queryId(), 0)));
-            sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), source.schema(), checkpoint.path(),
+            sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), spec.outputSchema(), checkpoint.path(),
                     checkpoint.queryId(), spec.name(), sluice.clock()));
             MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery, streams,
                     sink);
@@ -347,7 +347,7 @@ final class MicroBatchExecution implements StreamingQuery {
             MicroBatchStream s = streams.get(i);
             Offset from = batch.start[i] != null ? batch.start[i] : initialOffset(i);
             for (InputPartition p : s.planPartitions(from, end)) {
-                tasks.add(new ReadTask(i, s, p, tasks.size()));
+                tasks.add(new ReadTask(i, s, p, tasks.size(), spec.operator()));
             }
         }
         durations.put("getBatch", millisSince(g0));
@@ -413,26 +413,33 @@ final class MicroBatchExecution implements StreamingQuery {
         final MicroBatchStream stream;
         final InputPartition partition;
         final int partitionId;
+        /** The frame's transformations, or null when rows go to the sink as read. */
+        final RowOperator operator;
         volatile long rows;
 
-        ReadTask(int sourceIndex, MicroBatchStream stream, InputPartition partition, int partitionId) {
+        ReadTask(int sourceIndex, MicroBatchStream stream, InputPartition partition, int partitionId,
+                 RowOperator operator) {
             this.sourceIndex = sourceIndex;
             this.stream = stream;
             this.partition = partition;
             this.partitionId = partitionId;
+            this.operator = operator;
         }
 
         Object run(BatchWriter writer) throws Exception {
             PartitionWriter out = writer.partitionWriter(partitionId);
             long count = 0;
             try (PartitionReader in = stream.createReader(partition)) {
+                RowOperator op = operator;
                 while (in.next()) {
                     Row row = in.get();
-                    out.write(row);
-                    count++;
-                    if ((count & 0x3FF) == 0 && Thread.currentThread().isInterrupted()) {
+                    if ((++count & 0x3FF) == 0 && Thread.currentThread().isInterrupted()) {
                         throw new InterruptedException("Reading partition " + partitionId + " was cancelled");
                     }
+                    if (op != null && (row = op.apply(row)) == null) {
+                        continue; // filtered out
+                    }
+                    out.write(row);
                 }
                 Object result = out.commit();
                 rows = count;
