@@ -1,0 +1,19 @@
+package io.sluice.files.format;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Parses whole files of one format (json, csv, text), with fixed options, into rows of a fixed data schema.
+ * Built once per query by {@link FileFormats#reader}; thread-safe: reader threads call {@link #open} concurrently.
+ */
+public interface FileFormatReader {
+
+    /**
+     * Opens one file. A name ending in {@code .gz} is decompressed. Rows follow the data schema's column order
+     * (partition columns are not part of it). Malformed records follow the parse mode: PERMISSIVE (nulls, the raw
+     * record in the corrupt-record column when the schema has it), DROPMALFORMED (skipped), FAILFAST (an
+     * {@link IOException}, or an unchecked exception, naming the file and the line).
+     */
+    RowIterator open(Path file) throws IOException;
+}
