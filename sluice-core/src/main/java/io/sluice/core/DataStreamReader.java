@@ -9,17 +9,25 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Describes a streaming source, as Spark's {@code DataStreamReader}: {@code format(..)}, {@code option(..)},
- * {@code schema(..)}, then {@link #load()}. Option keys are case-insensitive. Not thread-safe; a builder.
+ * Describes a source, as Spark's {@code DataStreamReader} (from {@link Sluice#readStream()}) or
+ * {@code DataFrameReader} (from {@link Sluice#read()}): {@code format(..)}, {@code option(..)}, {@code schema(..)},
+ * then {@link #load()}. Option keys are case-insensitive. Not thread-safe; a builder.
  */
 public final class DataStreamReader {
     private final Sluice sluice;
+    private final boolean bounded;
     private String format;
     private final Map<String, String> options = new LinkedHashMap<>();
     private StructType schema;
 
     DataStreamReader(Sluice sluice) {
+        this(sluice, false);
+    }
+
+    /** @param bounded true for {@link Sluice#read()}: the frame is a one-off read of what is available now */
+    DataStreamReader(Sluice sluice, boolean bounded) {
         this.sluice = sluice;
+        this.bounded = bounded;
     }
 
     public DataStreamReader format(String format) {
@@ -72,7 +80,7 @@ public final class DataStreamReader {
         SourceProvider provider = sluice.providers().source(format);
         Options opts = Options.of(options);
         StructType resolved = provider.resolveSchema(opts, Optional.ofNullable(schema));
-        return new StreamFrame(sluice, new SourceSpec(provider, opts, resolved));
+        return new StreamFrame(sluice, new SourceSpec(provider, opts, resolved), bounded);
     }
 
     /** {@code option("path", path).load()}. */

@@ -2,15 +2,12 @@ package io.sluice.core;
 
 import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
-import io.sluice.api.Row;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.sink.BatchWriter;
-import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
-import io.sluice.api.source.PartitionReader;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.source.SupportsTriggerAvailableNow;
 import io.sluice.core.checkpoint.Checkpoint;
@@ -39,8 +36,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -356,32 +351,8 @@ final class MicroBatchExecution implements StreamingQuery {
         long a0 = clock.nanos();
         BatchWriter writer = sink.beginBatch(batch.id);
         long[] rows = new long[streams.size()];
-        List<Object> results = new ArrayList<>(tasks.size());
         try {
-            if (tasks.size() == 1) {
-                // One partition: read it here rather than pay a hand-off to the pool.
-                results.add(tasks.get(0).run(writer));
-            } else {
-                List<Future<Object>> futures = new ArrayList<>(tasks.size());
-                for (ReadTask t : tasks) {
-                    futures.add(sluice.readers().submit(() -> t.run(writer)));
-                }
-                try {
-                    for (Future<Object> f : futures) {
-                        results.add(f.get());
-                    }
-                } catch (ExecutionException e) {
-                    futures.forEach(f -> f.cancel(true));
-                    Throwable cause = e.getCause();
-                    if (cause instanceof Exception ex) {
-                        throw ex;
-                    }
-                    throw (Error) cause;
-                } catch (InterruptedException e) {
-                    futures.forEach(f -> f.cancel(true));
-                    throw e;
-                }
-            }
+            List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers());
             for (ReadTask t : tasks) {
                 rows[t.sourceIndex] += t.rows;
             }
@@ -405,54 +376,6 @@ final class MicroBatchExecution implements StreamingQuery {
         }
         durations.put("commitOffsets", millisSince(c0));
         return rows;
-    }
-
-    /** One partition of one source, read into one partition writer of the sink. */
-    private static final class ReadTask {
-        final int sourceIndex;
-        final MicroBatchStream stream;
-        final InputPartition partition;
-        final int partitionId;
-        /** The frame's transformations, or null when rows go to the sink as read. */
-        final RowOperator operator;
-        volatile long rows;
-
-        ReadTask(int sourceIndex, MicroBatchStream stream, InputPartition partition, int partitionId,
-                 RowOperator operator) {
-            this.sourceIndex = sourceIndex;
-            this.stream = stream;
-            this.partition = partition;
-            this.partitionId = partitionId;
-            this.operator = operator;
-        }
-
-        Object run(BatchWriter writer) throws Exception {
-            PartitionWriter out = writer.partitionWriter(partitionId);
-            long count = 0;
-            try (PartitionReader in = stream.createReader(partition)) {
-                RowOperator op = operator;
-                while (in.next()) {
-                    Row row = in.get();
-                    if ((++count & 0x3FF) == 0 && Thread.currentThread().isInterrupted()) {
-                        throw new InterruptedException("Reading partition " + partitionId + " was cancelled");
-                    }
-                    if (op != null && (row = op.apply(row)) == null) {
-                        continue; // filtered out
-                    }
-                    out.write(row);
-                }
-                Object result = out.commit();
-                rows = count;
-                return result;
-            } catch (Exception | Error e) {
-                try {
-                    out.abort();
-                } catch (RuntimeException abortFailure) {
-                    e.addSuppressed(abortFailure);
-                }
-                throw e;
-            }
-        }
     }
 
     private void reportProgress(Batch batch, long[] rows, Map<String, Long> durations, long triggerStart,
@@ -697,7 +620,8 @@ final class MicroBatchExecution implements StreamingQuery {
         return w.toString();
     }
 
-    private static void deleteRecursively(Path dir) {
+    /** Deletes a folder and everything in it, as far as it can; what cannot be deleted is logged at debug. */
+    static void deleteRecursively(Path dir) {
         try (Stream<Path> paths = Files.walk(dir)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> {
                 try {

@@ -55,6 +55,17 @@ public final class Sluice implements AutoCloseable {
         return new DataStreamReader(this);
     }
 
+    /**
+     * Starts describing a one-off (bounded) read, as Spark's {@code spark.read()}: the frame it loads holds what
+     * the source has now (from its initial position, e.g. {@code startingOffsets}, to everything available or the
+     * source's ending option), read with {@link StreamFrame#collectAsList()} or {@link StreamFrame#count()}. For
+     * backfills and reconciliation. No checkpoint is involved.
+     */
+    public DataStreamReader read() {
+        checkOpen();
+        return new DataStreamReader(this, true);
+    }
+
     /** Makes a source provider available by its short name, in addition to (and ahead of) those on the classpath. */
     public Sluice registerSource(SourceProvider provider) {
         providers.register(provider);

@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import io.sluice.api.Row;
 import io.sluice.api.types.StructType;
 
 import java.util.ArrayList;
@@ -14,17 +15,19 @@ public final class StreamFrame {
     private final DataStreamReader.SourceSpec source;
     private final StructType schema;
     private final List<RowOperator> operators;
+    private final boolean bounded;
 
-    StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source) {
-        this(sluice, source, source.schema(), List.of());
+    StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, boolean bounded) {
+        this(sluice, source, source.schema(), List.of(), bounded);
     }
 
     private StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, StructType schema,
-                        List<RowOperator> operators) {
+                        List<RowOperator> operators, boolean bounded) {
         this.sluice = sluice;
         this.source = source;
         this.schema = schema;
         this.operators = List.copyOf(operators);
+        this.bounded = bounded;
     }
 
     /** The schema of the rows this frame produces (after its transformations). */
@@ -36,7 +39,7 @@ public final class StreamFrame {
     StreamFrame with(RowOperator operator, StructType newSchema) {
         List<RowOperator> ops = new ArrayList<>(operators);
         ops.add(operator);
-        return new StreamFrame(sluice, source, newSchema, ops);
+        return new StreamFrame(sluice, source, newSchema, ops, bounded);
     }
 
     List<RowOperator> operators() {
@@ -47,13 +50,47 @@ public final class StreamFrame {
         return sluice;
     }
 
-    /** Always true: every frame here is a stream. */
+    /** True for a frame from {@link Sluice#readStream()}, false for a one-off read from {@link Sluice#read()}. */
     public boolean isStreaming() {
-        return true;
+        return !bounded;
     }
 
+    /**
+     * Starts describing the query that writes this stream.
+     *
+     * @throws IllegalStateException on a frame from {@link Sluice#read()}
+     */
     public DataStreamWriter writeStream() {
+        if (bounded) {
+            throw new IllegalStateException("'writeStream' can be called only on a streaming frame (from "
+                    + "readStream()); this one comes from read(): use collectAsList() or count()");
+        }
         return new DataStreamWriter(sluice, this);
+    }
+
+    /**
+     * Reads everything of a one-off read ({@link Sluice#read()}) now, through this frame's transformations, and
+     * returns the rows in partition order.
+     *
+     * @throws IllegalStateException on a streaming frame, as Spark: a stream is run with writeStream().start()
+     * @throws Exception whatever the source's readers throw
+     */
+    public List<Row> collectAsList() throws Exception {
+        requireBounded("collectAsList");
+        return BoundedRead.collect(this);
+    }
+
+    /** The number of rows {@link #collectAsList()} would return. */
+    public long count() throws Exception {
+        requireBounded("count");
+        return BoundedRead.collect(this).size();
+    }
+
+    private void requireBounded(String what) {
+        if (!bounded) {
+            throw new IllegalStateException("Queries with streaming sources must be executed with "
+                    + "writeStream().start(); '" + what + "' works only on a frame from read()");
+        }
     }
 
     DataStreamReader.SourceSpec source() {

@@ -16,7 +16,17 @@ import java.nio.file.Path;
  * @param clock         the engine's clock; the only source of time a stream should use
  * @param queryId       the checkpoint's query id (stable across restarts)
  * @param sourceIndex   the source's position in the query (its {@code <i>})
+ * @param bounded       true for a batch read ({@code Sluice.read()}): the engine asks for
+ *                      {@code latestOffset(initialOffset(), allAvailable)} once, reads that range and stops the
+ *                      stream; {@code metadataPath} is then a temporary folder deleted afterwards. A source may
+ *                      accept batch-only options (e.g. an ending position) when this is true
  */
 public record StreamContext(Options options, StructType schema, Path metadataPath, SluiceClock clock,
-                            String queryId, int sourceIndex) {
+                            String queryId, int sourceIndex, boolean bounded) {
+
+    /** A context for a streaming query (not bounded). */
+    public StreamContext(Options options, StructType schema, Path metadataPath, SluiceClock clock, String queryId,
+                         int sourceIndex) {
+        this(options, schema, metadataPath, clock, queryId, sourceIndex, false);
+    }
 }
