@@ -1,5 +1,6 @@
 package io.sluice.core.sources;
 
+import io.sluice.core.ManualClock;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Offset;
 import io.sluice.api.Options;
@@ -33,7 +34,7 @@ class MemoryStreamTest {
     Path dir;
 
     private MicroBatchStream open(MemoryStream input) {
-        return StreamDriver.create(provider, Map.of("name", input.name()), dir, new TestClock(0));
+        return StreamDriver.create(provider, Map.of("name", input.name()), dir, new ManualClock(0));
     }
 
     @Test

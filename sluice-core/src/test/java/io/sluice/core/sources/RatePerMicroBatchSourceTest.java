@@ -1,5 +1,6 @@
 package io.sluice.core.sources;
 
+import io.sluice.core.ManualClock;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Offset;
 import io.sluice.api.Options;
@@ -25,7 +26,7 @@ class RatePerMicroBatchSourceTest {
     private static final Map<String, String> SAMPLE = Map.of("rowsPerBatch", "5", "numPartitions", "2",
             "startTimestamp", Long.toString(START));
     private final RatePerMicroBatchProvider provider = new RatePerMicroBatchProvider();
-    private final TestClock clock = new TestClock(42);
+    private final ManualClock clock = new ManualClock(42);
 
     @TempDir
     Path dir;

@@ -1,5 +1,6 @@
 package io.sluice.core.sources;
 
+import io.sluice.core.ManualClock;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Offset;
 import io.sluice.api.Options;
@@ -31,7 +32,7 @@ class RateSourceTest {
     @TempDir
     Path dir;
 
-    private MicroBatchStream stream(TestClock clock, Map<String, String> options) {
+    private MicroBatchStream stream(ManualClock clock, Map<String, String> options) {
         return StreamDriver.create(provider, options, dir, clock);
     }
 
@@ -55,7 +56,7 @@ class RateSourceTest {
 
     @Test
     void offsetsAreWholeSecondsSinceCreation() {
-        TestClock clock = new TestClock(T0);
+        ManualClock clock = new ManualClock(T0);
         MicroBatchStream s = stream(clock, Map.of("rowsPerSecond", "10", "numPartitions", "2"));
         Offset start = s.initialOffset();
         assertThat(start.json()).isEqualTo("0");
@@ -79,7 +80,7 @@ class RateSourceTest {
 
     @Test
     void rowsSpreadEvenlyOverTheSecondAndRoundRobinOverPartitions() {
-        TestClock clock = new TestClock(T0);
+        ManualClock clock = new ManualClock(T0);
         MicroBatchStream s = stream(clock, Map.of("rowsPerSecond", "10", "numPartitions", "2"));
         clock.advance(1000);
         Offset one = s.latestOffset(s.initialOffset(), ReadLimit.allAvailable());
@@ -104,7 +105,7 @@ class RateSourceTest {
 
     @Test
     void timestampsAreRoundedToTheNearestMillisecond() {
-        TestClock clock = new TestClock(T0);
+        ManualClock clock = new ManualClock(T0);
         MicroBatchStream s = stream(clock, Map.of("rowsPerSecond", "3", "numPartitions", "1"));
         assertThat(StreamDriver.read(s, off(0), off(1)))
                 .containsExactly(row(T0, 0), row(T0 + 333, 1), row(T0 + 667, 2));
@@ -112,7 +113,7 @@ class RateSourceTest {
 
     @Test
     void emptyRangePlansNothing() {
-        MicroBatchStream s = stream(new TestClock(T0), Map.of("numPartitions", "2"));
+        MicroBatchStream s = stream(new ManualClock(T0), Map.of("numPartitions", "2"));
         assertThat(s.planPartitions(off(4), off(4))).isEmpty();
     }
 
@@ -123,7 +124,7 @@ class RateSourceTest {
                 .map(sec -> RateStream.valueAtSecond(sec, 10, 4)).toList())
                 .containsExactly(0L, 2L, 6L, 12L, 20L, 30L, 40L);
 
-        TestClock clock = new TestClock(T0);
+        ManualClock clock = new ManualClock(T0);
         MicroBatchStream s = stream(clock, Map.of("rowsPerSecond", "10", "rampUpTime", "4s", "numPartitions", "1"));
         assertThat(StreamDriver.read(s, off(0), off(1))).containsExactly(row(T0, 0), row(T0 + 500, 1));
 
@@ -143,7 +144,7 @@ class RateSourceTest {
 
     @Test
     void creationTimeIsKeptSoARestartReplaysTheSameRows() throws Exception {
-        TestClock clock = new TestClock(T0);
+        ManualClock clock = new ManualClock(T0);
         Map<String, String> opts = Map.of("rowsPerSecond", "7", "rampUpTime", "2", "numPartitions", "3");
         MicroBatchStream first = stream(clock, opts);
         clock.advance(3_400);
@@ -171,7 +172,7 @@ class RateSourceTest {
     @Test
     void aCorruptCreationTimeFileFailsClearly() throws Exception {
         Files.writeString(dir.resolve("0"), "garbage");
-        assertThatThrownBy(() -> stream(new TestClock(T0), Map.of()))
+        assertThatThrownBy(() -> stream(new ManualClock(T0), Map.of()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining(dir.resolve("0").toString())
                 .hasMessageContaining("failed to detect the log file version line");
@@ -179,9 +180,9 @@ class RateSourceTest {
 
     @Test
     void descriptionIsSparks() {
-        assertThat(stream(new TestClock(T0), Map.of()).description())
+        assertThat(stream(new ManualClock(T0), Map.of()).description())
                 .isEqualTo("RateStreamV2[rowsPerSecond=1, rampUpTimeSeconds=0, numPartitions=default");
-        assertThat(stream(new TestClock(T0), Map.of("rowsPerSecond", "5", "numPartitions", "2")).description())
+        assertThat(stream(new ManualClock(T0), Map.of("rowsPerSecond", "5", "numPartitions", "2")).description())
                 .isEqualTo("RateStreamV2[rowsPerSecond=5, rampUpTimeSeconds=0, numPartitions=2");
     }
 
@@ -195,7 +196,7 @@ class RateSourceTest {
     }
 
     private String description(Map<String, String> options) {
-        return stream(new TestClock(T0), options).description();
+        return stream(new ManualClock(T0), options).description();
     }
 
     @Test

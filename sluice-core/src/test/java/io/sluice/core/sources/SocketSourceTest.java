@@ -1,5 +1,6 @@
 package io.sluice.core.sources;
 
+import io.sluice.core.ManualClock;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Offset;
 import io.sluice.api.Options;
@@ -31,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 
 class SocketSourceTest {
     private final SocketSourceProvider provider = new SocketSourceProvider();
-    private final TestClock clock = new TestClock(1_000);
+    private final ManualClock clock = new ManualClock(1_000);
     private ServerSocket server;
     private Socket client;
     private MicroBatchStream stream;
