@@ -17,7 +17,10 @@ public interface BatchWriter {
      */
     void commit(List<Object> partitionResults) throws Exception;
 
-    /** The batch failed; undo what can be undone. Called at most once, instead of {@link #commit}. */
+    /**
+     * The batch failed; undo what can be undone. Called at most once: instead of {@link #commit} when a partition
+     * failed, or after it when {@code commit} itself threw.
+     */
     default void abort(Throwable cause) {
     }
 

@@ -3,7 +3,7 @@ package io.sluice.api.sink;
 /**
  * Receives each micro-batch of one query run. The twin of Spark's StreamingWrite.
  *
- * <p>For batch N the engine calls {@link #beginBatch(long)} once, then (on reader threads, one per partition,
+ * <p>For batch N the engine calls {@link #beginBatch(long)} once, then (on the threads reading the partitions,
  * concurrently) {@link BatchWriter#partitionWriter(int)} and the partition writer's methods, then
  * {@link BatchWriter#commit(java.util.List)} on the batch thread. {@code commits/N} is written only after
  * {@code commit} returns.

@@ -53,13 +53,18 @@ public interface MicroBatchStream {
      */
     List<InputPartition> planPartitions(Offset start, Offset end);
 
-    /** A reader for one partition of the current batch. Called on a reader thread; the engine closes it. */
+    /**
+     * A reader for one partition of the current batch. Called on a reader thread (on the query thread when the
+     * batch has a single partition); the engine closes it.
+     */
     PartitionReader createReader(InputPartition partition);
 
     /**
      * Everything up to and including {@code end} is durably processed and will never be asked for again: the
      * source may release it (delete or archive files, commit to a consumer group...). Called after
-     * {@code commits/N} is written, at most once per batch, in batch order.
+     * {@code commits/N} is written, at most once per batch of a run, in batch order. A run that resumes after a
+     * committed batch calls it once more with that batch's end, in case the previous run stopped before it: it
+     * must be idempotent.
      */
     default void commit(Offset end) {
     }

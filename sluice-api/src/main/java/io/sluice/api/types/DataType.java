@@ -19,7 +19,10 @@ public sealed interface DataType permits AtomicType, DecimalType, ArrayType, Map
     /** The type as Spark's {@code simpleString} writes it, e.g. {@code bigint}, {@code array<string>}. */
     String simpleString();
 
-    /** The type in DDL form, as accepted by {@link #fromDDL(String)}, e.g. {@code BIGINT}, {@code STRUCT<`a`: INT>}. */
+    /**
+     * The type in DDL form, as accepted by {@link #fromDDL(String)}, e.g. {@code BIGINT},
+     * {@code STRUCT<a: INT, `my col`: STRING>}.
+     */
     String sql();
 
     /**
