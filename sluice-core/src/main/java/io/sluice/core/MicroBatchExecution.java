@@ -125,6 +125,8 @@ final class MicroBatchExecution implements StreamingQuery {
 
     /** Builds everything on the caller's thread, so every error before the first batch is thrown by start(). */
     static MicroBatchExecution start(Sluice sluice, DataStreamWriter.QuerySpec spec) {
+        // Refuse a duplicate name before anything is built: building a sink may touch shared state (a memory table).
+        sluice.checkNameAvailable(spec.name());
         boolean temporary = spec.checkpointLocation() == null;
         Path location = spec.checkpointLocation();
         if (temporary) {
@@ -136,7 +138,15 @@ final class MicroBatchExecution implements StreamingQuery {
             LOG.warn("No checkpointLocation given: using temporary checkpoint {}; the query cannot recover after a "
                     + "restart, and the folder is deleted when it stops", location);
         }
-        Checkpoint checkpoint = Checkpoint.open(location);
+        Checkpoint checkpoint;
+        try {
+            checkpoint = Checkpoint.open(location);
+        } catch (RuntimeException | Error e) {
+            if (temporary) {
+                deleteRecursively(location);
+            }
+            throw e;
+        }
         List<MicroBatchStream> streams = new ArrayList<>();
         Sink sink = null;
         try {
@@ -159,6 +169,9 @@ final class MicroBatchExecution implements StreamingQuery {
             streams.forEach(MicroBatchExecution::stopQuietly);
             closeQuietly(sink);
             checkpoint.close();
+            if (temporary) {
+                deleteRecursively(checkpoint.path());
+            }
             throw e;
         }
     }

@@ -16,8 +16,10 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Providers {
     private final Map<String, SourceProvider> sources = new ConcurrentHashMap<>();
     private final Map<String, SinkProvider> sinks = new ConcurrentHashMap<>();
+    private final ClassLoader loader;
 
     Providers(ClassLoader loader) {
+        this.loader = loader;
         for (SourceProvider p : ServiceLoader.load(SourceProvider.class, loader)) {
             putFirst(sources, p.shortName(), p, SourceProvider.class);
         }
@@ -44,15 +46,16 @@ final class Providers {
     }
 
     SourceProvider source(String format) {
-        return find(sources, format, SourceProvider.class, "source", "Sluice.registerSource");
+        return find(sources, format, SourceProvider.class, "source", "Sluice.registerSource", loader);
     }
 
     SinkProvider sink(String format) {
-        return find(sinks, format, SinkProvider.class, "sink", "Sluice.registerSink");
+        return find(sinks, format, SinkProvider.class, "sink", "Sluice.registerSink", loader);
     }
 
     /** A format is a short name, or the class name of a provider with a public no-argument constructor. */
-    private static <T> T find(Map<String, T> map, String format, Class<T> kind, String what, String register) {
+    private static <T> T find(Map<String, T> map, String format, Class<T> kind, String what, String register,
+                              ClassLoader loader) {
         if (format == null || format.isBlank()) {
             throw new IllegalArgumentException("No " + what + " format given: call format(\"<name>\"); available: "
                     + names(map));
@@ -62,7 +65,7 @@ final class Providers {
             return p;
         }
         if (format.contains(".")) {
-            Object instance = instantiate(format, kind, what);
+            Object instance = instantiate(format, kind, what, loader);
             if (instance != null) {
                 return kind.cast(instance);
             }
@@ -72,10 +75,10 @@ final class Providers {
                 + kind.getName() + " on the classpath, or registered with " + register + "(...).");
     }
 
-    private static Object instantiate(String className, Class<?> kind, String what) {
+    private static Object instantiate(String className, Class<?> kind, String what, ClassLoader loader) {
         Class<?> c;
         try {
-            c = Class.forName(className, true, Thread.currentThread().getContextClassLoader());
+            c = Class.forName(className, true, loader);
         } catch (ClassNotFoundException e) {
             return null;
         }

@@ -124,17 +124,25 @@ public final class Sluice implements AutoCloseable {
 
     /** Registers a query about to start; refuses a second active query with the same name. */
     void register(MicroBatchExecution q) {
-        checkOpen();
         synchronized (active) {
-            if (q.name() != null) {
-                for (MicroBatchExecution other : active) {
-                    if (q.name().equals(other.name())) {
-                        throw new IllegalStateException("Cannot start query with name " + q.name()
-                                + " as a query with that name is already active in this Sluice instance");
-                    }
+            checkNameAvailable(q.name());
+            active.add(q);
+        }
+    }
+
+    /** Fails when this instance is closed or a query of that name is active. */
+    void checkNameAvailable(String name) {
+        checkOpen();
+        if (name == null) {
+            return;
+        }
+        synchronized (active) {
+            for (MicroBatchExecution other : active) {
+                if (name.equals(other.name())) {
+                    throw new IllegalStateException("Cannot start query with name " + name
+                            + " as a query with that name is already active in this Sluice instance");
                 }
             }
-            active.add(q);
         }
     }
 

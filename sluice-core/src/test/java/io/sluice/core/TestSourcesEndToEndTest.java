@@ -105,4 +105,33 @@ class TestSourcesEndToEndTest {
     private static List<Row> sorted(List<Row> rows) {
         return rows.stream().sorted((a, b) -> Long.compare(a.getLong(1), b.getLong(1))).toList();
     }
+
+    @Test
+    void aRefusedDuplicateNameLeavesTheRunningQuerysMemoryTableAndNoTemporaryFolder() throws Exception {
+        MemoryStream input = MemoryStream.create(StructType.fromDDL("id long"));
+        try {
+            input.addData(Row.of(1L));
+            StreamingQuery q = sluice.readStream().format("memory").option("name", input.name()).load()
+                    .writeStream().format("memory").queryName(table).start();
+            q.processAllAvailable();
+            long tempFolders = countTemporaryCheckpoints();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> sluice.readStream().format("memory")
+                    .option("name", input.name()).load().writeStream().format("memory").queryName(table).start())
+                    .hasMessage("Cannot start query with name " + table + " as a query with that name is already "
+                            + "active in this Sluice instance");
+            assertThat(countTemporaryCheckpoints()).isEqualTo(tempFolders);
+            input.addData(Row.of(2L));
+            q.processAllAvailable();
+            q.stop();
+            assertThat(MemorySink.rows(table)).containsExactly(Row.of(1L), Row.of(2L));
+        } finally {
+            input.unregister();
+        }
+    }
+
+    private static long countTemporaryCheckpoints() throws java.io.IOException {
+        try (var s = java.nio.file.Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return s.filter(p -> p.getFileName().toString().startsWith("sluice-temporary-checkpoint-")).count();
+        }
+    }
 }

@@ -74,7 +74,9 @@ public interface MicroBatchStream {
 
     /**
      * The latest position the source knows of regardless of limits, for progress ({@code latestOffset} in a
-     * source's progress). Called right after {@link #latestOffset}. Null when unknown or not cheap to know.
+     * source's progress). Called once per trigger that plans a new batch, after {@link #latestOffset} (under
+     * availableNow for a stream without {@link SupportsTriggerAvailableNow}, also on triggers where the fixed
+     * target is reused); not called when a logged batch is re-run. Null when unknown or not cheap to know.
      */
     default Offset reportLatestOffset() {
         return null;

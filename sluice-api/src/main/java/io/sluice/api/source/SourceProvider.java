@@ -10,9 +10,10 @@ import java.util.Optional;
  * Makes streams of one kind of source, found by its {@link #shortName()} (the {@code format(..)} a user writes).
  *
  * <p>Providers are discovered with {@link java.util.ServiceLoader}: list the implementing class in
- * {@code META-INF/services/io.sluice.api.source.SourceProvider}. The engine creates one instance per lookup with
- * the public no-argument constructor; an instance must be stateless and thread-safe. Built-in sources register
- * the same way; the engine names none of them.
+ * {@code META-INF/services/io.sluice.api.source.SourceProvider}. Each {@code Sluice} instance creates one
+ * instance with the public no-argument constructor and shares it between all its queries and threads, so a provider
+ * must be stateless and thread-safe (a format given as a class name gets a new instance per lookup). Built-in
+ * sources register the same way; the engine names none of them.
  */
 public interface SourceProvider {
 

@@ -200,4 +200,15 @@ class SocketSourceTest {
                     assertThat(e.value()).isEqualTo(value);
                 });
     }
+
+    @Test
+    void aResumedQuerysRecommitOfTheLastBatchDropsNoLineOfTheNewRun() throws IOException {
+        MicroBatchStream s = connect(Map.of("numPartitions", "1"));
+        send("n1\nn2\n");
+        await().atMost(Duration.ofSeconds(10)).until(() -> ((SocketStream) s).bufferedLineCount() == 2);
+        // The engine resumes after a batch that ended at 5 and commits that end again, before anything else.
+        s.commit(new LongOffset(5));
+        assertThat(s.latestOffset(new LongOffset(5), ReadLimit.allAvailable())).isEqualTo(new LongOffset(7));
+        assertThat(StreamDriver.read(s, new LongOffset(5), new LongOffset(7))).containsExactly(Row.of("n1"), Row.of("n2"));
+    }
 }
