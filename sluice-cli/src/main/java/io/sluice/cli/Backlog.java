@@ -6,7 +6,6 @@ import io.sluice.core.SourceProgress;
 import io.sluice.core.StreamingQueryProgress;
 
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -102,11 +101,9 @@ final class Backlog {
             return OptionalLong.empty();
         }
         long sum = 0;
-        for (Iterator<Map.Entry<String, JsonNode>> topics = latest.fields(); topics.hasNext(); ) {
-            Map.Entry<String, JsonNode> topic = topics.next();
+        for (Map.Entry<String, JsonNode> topic : latest.properties()) {
             JsonNode endTopic = end.get(topic.getKey());
-            for (Iterator<Map.Entry<String, JsonNode>> parts = topic.getValue().fields(); parts.hasNext(); ) {
-                Map.Entry<String, JsonNode> part = parts.next();
+            for (Map.Entry<String, JsonNode> part : topic.getValue().properties()) {
                 JsonNode endPart = endTopic == null ? null : endTopic.get(part.getKey());
                 if (endPart != null) {
                     sum += Math.max(0, part.getValue().longValue() - endPart.longValue());

@@ -32,16 +32,22 @@ public final class Main {
 
     /**
      * The engine logs through slf4j-simple to stderr; at INFO it would bury the live view, so the default is WARN
-     * (INFO with {@code --verbose}). Must run before the first logger is created. A -D setting wins.
+     * (INFO with {@code --verbose}), and lines are short ({@code WARN MicroBatchExecution - ...}). Must run
+     * before the first logger is created. A -D setting wins.
      */
     private static void configureLogging(String[] args) {
-        String key = "org.slf4j.simpleLogger.defaultLogLevel";
+        boolean verbose = false;
+        for (String a : args) {
+            verbose |= a.equals("--verbose") || a.equals("-v");
+        }
+        setDefault("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "info" : "warn");
+        setDefault("org.slf4j.simpleLogger.showThreadName", "false");
+        setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
+    }
+
+    private static void setDefault(String key, String value) {
         if (System.getProperty(key) == null) {
-            boolean verbose = false;
-            for (String a : args) {
-                verbose |= a.equals("--verbose") || a.equals("-v");
-            }
-            System.setProperty(key, verbose ? "info" : "warn");
+            System.setProperty(key, value);
         }
     }
 

@@ -42,8 +42,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
         description = {"Runs a pipeline: a source, optional transformations, a sink.",
                 "Settings come from PIPELINE.yaml, flags, or both (flags win)."},
         footer = {"", "Example:",
-                "  sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 --sink noop \\",
-                "             --checkpoint /tmp/chk --trigger availableNow"})
+                "  sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 \\",
+                "      --sink noop --checkpoint /tmp/chk --trigger availableNow",
+                "See docs/cli.md for the pipeline file, the live view and every error."})
 final class RunCommand implements Callable<Integer> {
     /** How long the command waits for the listener to show the last progress after the query ended. */
     private static final long DRAIN_TIMEOUT_MS = 10_000;
@@ -82,7 +83,7 @@ final class RunCommand implements Callable<Integer> {
     String checkpoint;
 
     @Option(names = "--trigger", paramLabel = "TRIGGER",
-            description = "availableNow, once or processingTime=<interval> (e.g. processingTime=30s); "
+            description = "availableNow, once or processingTime=<interval>, like processingTime=30s; "
                     + "default: batches back to back.")
     String trigger;
 

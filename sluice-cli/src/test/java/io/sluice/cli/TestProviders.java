@@ -114,6 +114,10 @@ final class TestProviders {
 
     private static final class DiscardingSink implements Sink {
         @Override
+        public void close() {
+        }
+
+        @Override
         public BatchWriter beginBatch(long batchId) {
             return new BatchWriter() {
                 @Override
