@@ -1,0 +1,41 @@
+package io.sluice.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code sluice checkpoint show DIR [--json]}: the query id, each retained batch with its offsets per source and
+ * whether it committed, the files a file source read, and the batch a restart would re-run. Reads without the
+ * checkpoint's lock and changes nothing, so it is safe beside a running query.
+ */
+@Command(name = "show", mixinStandardHelpOptions = true,
+        description = {"Shows a checkpoint: the query id, each retained batch (its offsets per source, whether it "
+                + "committed, the files a file source read) and the batch a restart would re-run.",
+                "Reads only; safe while the query runs."})
+final class CheckpointShowCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "DIR", description = "The checkpoint folder.")
+    Path dir;
+
+    @Option(names = "--json", description = "Print a JSON document instead of text.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        CheckpointReport report = CheckpointReader.read(dir);
+        PrintWriter out = spec.commandLine().getOut();
+        out.print(json ? report.json() : report.text());
+        out.flush();
+        return 0;
+    }
+}

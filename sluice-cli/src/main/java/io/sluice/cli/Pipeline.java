@@ -1,0 +1,72 @@
+package io.sluice.cli;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The settings of one pipeline, from a pipeline file, from flags, or both merged ({@link #overriddenBy}). A null
+ * field was not given. Option maps keep the order given; keys are case-insensitive, as the engine treats them.
+ */
+record Pipeline(String name, String sourceFormat, Map<String, String> sourceOptions, String schema,
+                List<Transform> transforms, String sinkFormat, Map<String, String> sinkOptions,
+                String checkpoint, TriggerSpec trigger, String progressFile) {
+
+    Pipeline {
+        sourceOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sourceOptions));
+        sinkOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sinkOptions));
+        transforms = transforms == null ? null : List.copyOf(transforms);
+    }
+
+    static Pipeline empty() {
+        return new Pipeline(null, null, Map.of(), null, null, null, Map.of(), null, null, null);
+    }
+
+    /**
+     * These settings with {@code flags} on top: a setting given in both takes the flag's value; options are merged
+     * key by key (the flag's value wins, whatever the key's case); a non-null transform list replaces this one.
+     */
+    Pipeline overriddenBy(Pipeline flags) {
+        return new Pipeline(
+                pick(flags.name, name),
+                pick(flags.sourceFormat, sourceFormat),
+                merge(sourceOptions, flags.sourceOptions),
+                pick(flags.schema, schema),
+                flags.transforms != null ? flags.transforms : transforms,
+                pick(flags.sinkFormat, sinkFormat),
+                merge(sinkOptions, flags.sinkOptions),
+                pick(flags.checkpoint, checkpoint),
+                pick(flags.trigger, trigger),
+                pick(flags.progressFile, progressFile));
+    }
+
+    /** The trigger to run with: the one given, or back-to-back batches. */
+    TriggerSpec effectiveTrigger() {
+        return trigger != null ? trigger : TriggerSpec.DEFAULT;
+    }
+
+    List<Transform> effectiveTransforms() {
+        return transforms != null ? transforms : List.of();
+    }
+
+    /** A redactor for this pipeline's secret option values. */
+    Redactor redactor() {
+        return Redactor.of(sourceOptions, sinkOptions);
+    }
+
+    static void put(Map<String, String> options, String key, String value) {
+        options.keySet().removeIf(k -> k.equalsIgnoreCase(key));
+        options.put(key, value);
+    }
+
+    private static Map<String, String> merge(Map<String, String> base, Map<String, String> over) {
+        Map<String, String> out = new LinkedHashMap<>(base);
+        over.forEach((k, v) -> put(out, k, v));
+        return out;
+    }
+
+    private static <T> T pick(T first, T second) {
+        return first != null ? first : second;
+    }
+}

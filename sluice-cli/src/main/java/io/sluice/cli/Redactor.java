@@ -1,0 +1,89 @@
+package io.sluice.cli;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Hides secret option values in everything the command line prints: option listings, error messages, stack
+ * traces and progress lines.
+ *
+ * <p>An option is secret when its key, ignoring case, contains {@code password}, {@code secret},
+ * {@code sasl.jaas.config}, {@code token} or {@code key} (so {@code ssl.key.password}, {@code apiKey},
+ * {@code kafka.sasl.jaas.config}, {@code aws.secret.access.key} are secret). Its value is shown as {@value #MASK}.
+ * A redactor built from options also replaces every occurrence of each secret value in free text, so a message
+ * that echoes a secret (e.g. {@code Invalid value 's3cr3t' for option 'password'}) does not leak it. Immutable
+ * and thread-safe.
+ */
+public final class Redactor {
+    /** What a secret value is shown as. */
+    public static final String MASK = "*****";
+
+    private static final List<String> SECRET_KEY_PARTS = List.of("password", "secret", "sasl.jaas.config", "token", "key");
+    private static final Redactor NONE = new Redactor(List.of());
+
+    /** Secret values, longest first, so a value containing another is replaced whole. */
+    private final List<String> secrets;
+
+    private Redactor(List<String> secrets) {
+        this.secrets = secrets;
+    }
+
+    /** A redactor that knows no secret values: {@link #text} returns its input; {@link #options} still masks. */
+    public static Redactor none() {
+        return NONE;
+    }
+
+    /** A redactor for the secret values among these option maps. */
+    @SafeVarargs
+    public static Redactor of(Map<String, String>... optionMaps) {
+        List<String> values = new ArrayList<>();
+        for (Map<String, String> options : optionMaps) {
+            options.forEach((k, v) -> {
+                if (isSecret(k) && v != null && !v.isEmpty() && !values.contains(v)) {
+                    values.add(v);
+                }
+            });
+        }
+        values.sort(Comparator.comparingInt(String::length).reversed());
+        return values.isEmpty() ? NONE : new Redactor(List.copyOf(values));
+    }
+
+    /** True when the values of options with this key must never be printed. */
+    public static boolean isSecret(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        for (String part : SECRET_KEY_PARTS) {
+            if (k.contains(part)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The value as it may be printed for this key. */
+    public static String value(String key, String value) {
+        return isSecret(key) ? MASK : value;
+    }
+
+    /** {@code {k1=v1, password=*****}}, in the map's order. */
+    public static String options(Map<String, String> options) {
+        Map<String, String> shown = new LinkedHashMap<>();
+        options.forEach((k, v) -> shown.put(k, value(k, v)));
+        return shown.toString();
+    }
+
+    /** The text with every known secret value replaced by {@value #MASK}; null stays null. */
+    public String text(String text) {
+        if (text == null || secrets.isEmpty()) {
+            return text;
+        }
+        String out = text;
+        for (String secret : secrets) {
+            out = out.replace(secret, MASK);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,323 @@
+package io.sluice.cli;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.types.StructType;
+import io.sluice.core.DataStreamReader;
+import io.sluice.core.DataStreamWriter;
+import io.sluice.core.Sluice;
+import io.sluice.core.StreamFrame;
+import io.sluice.core.StreamingQuery;
+import io.sluice.core.StreamingQueryException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * {@code sluice run [PIPELINE.yaml] [flags]}: checks every setting, starts the query, shows its progress, and
+ * returns when it ends: by itself (availableNow, once: exit 0), on Ctrl-C (at a batch boundary: exit 130) or by
+ * failing (exit 1).
+ */
+@Command(name = "run", sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Runs a pipeline: a source, optional transformations, a sink.",
+                "Settings come from PIPELINE.yaml, flags, or both (flags win)."},
+        footer = {"", "Example:",
+                "  sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 \\",
+                "      --sink noop --checkpoint /tmp/chk --trigger availableNow",
+                "See docs/cli.md for the pipeline file, the live view and every error."})
+final class RunCommand implements Callable<Integer> {
+    /** How long the command waits for the listener to show the last progress after the query ended. */
+    private static final long DRAIN_TIMEOUT_MS = 10_000;
+
+    private final Env env;
+    private final ErrorReporter reporter;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PIPELINE.yaml",
+            description = "A pipeline file (YAML); flags override its settings.")
+    Path pipelineFile;
+
+    @Option(names = "--source", paramLabel = "FORMAT", description = "The source format, e.g. rate-micro-batch.")
+    String source;
+
+    @Option(names = "--source-option", paramLabel = "KEY=VALUE", description = "A source option (repeatable).")
+    List<String> sourceOptions = new ArrayList<>();
+
+    @Option(names = "--schema", paramLabel = "DDL", description = "The source's schema, e.g. \"id long, name string\".")
+    String schema;
+
+    @Option(names = "--transform", paramLabel = "EXPR",
+            description = "'where:<SQL condition>' or 'select:<expr>, <expr>...' (repeatable, applied in order; "
+                    + "replaces the file's transforms).")
+    List<String> transforms;
+
+    @Option(names = "--sink", paramLabel = "FORMAT", description = "The sink format, e.g. noop.")
+    String sink;
+
+    @Option(names = "--sink-option", paramLabel = "KEY=VALUE", description = "A sink option (repeatable).")
+    List<String> sinkOptions = new ArrayList<>();
+
+    @Option(names = "--checkpoint", paramLabel = "DIR", description = "The checkpoint folder.")
+    String checkpoint;
+
+    @Option(names = "--trigger", paramLabel = "TRIGGER",
+            description = "availableNow, once or processingTime=<interval>, like processingTime=30s; "
+                    + "default: batches back to back.")
+    String trigger;
+
+    @Option(names = "--name", paramLabel = "NAME", description = "The query's name.")
+    String name;
+
+    @Option(names = "--progress-file", paramLabel = "FILE",
+            description = "Append each batch's progress JSON to FILE, one line per batch.")
+    String progressFile;
+
+    @Option(names = "--plugins", paramLabel = "DIR",
+            description = "A folder of jars with more sources and sinks (found through META-INF/services).")
+    Path plugins;
+
+    @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")
+    boolean plain;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean help;
+
+    RunCommand(Env env, ErrorReporter reporter) {
+        this.env = env;
+        this.reporter = reporter;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Pipeline pipeline = resolve();
+        return run(pipeline);
+    }
+
+    /** The pipeline file with the flags on top, every setting checked that can be checked without the engine. */
+    Pipeline resolve() {
+        // The flags first: a usage error is reported before a file is read.
+        Map<String, String> srcOpts = keyValues("--source-option", sourceOptions);
+        Map<String, String> sinkOpts = keyValues("--sink-option", sinkOptions);
+        reporter.redactor(Redactor.of(srcOpts, sinkOpts));
+        List<Transform> steps = null;
+        if (transforms != null) {
+            steps = new ArrayList<>();
+            for (String t : transforms) {
+                try {
+                    steps.add(Transform.parse(t));
+                } catch (SpecException e) {
+                    throw usage("Invalid --transform '" + t + "': " + e.getMessage());
+                }
+            }
+        }
+        TriggerSpec trig = null;
+        if (trigger != null) {
+            try {
+                trig = TriggerSpec.parse(trigger);
+            } catch (SpecException e) {
+                throw usage("Invalid --trigger '" + trigger + "': " + e.getMessage());
+            }
+        }
+        if (schema != null) {
+            try {
+                StructType.fromDDL(schema);
+            } catch (IllegalArgumentException e) {
+                throw usage("Invalid --schema '" + schema + "': " + ErrorReporter.oneLine(e));
+            }
+        }
+        Pipeline flags = new Pipeline(name, source, srcOpts, schema, steps, sink, sinkOpts, checkpoint, trig,
+                progressFile);
+        Pipeline fromFile = pipelineFile == null ? Pipeline.empty() : PipelineFile.read(pipelineFile);
+        Pipeline merged = fromFile.overriddenBy(flags);
+        reporter.redactor(merged.redactor());
+        if (merged.sourceFormat() == null) {
+            throw usage("No source: give --source FORMAT, or source.format in the pipeline file");
+        }
+        if (merged.sinkFormat() == null) {
+            throw usage("No sink: give --sink FORMAT, or sink.format in the pipeline file");
+        }
+        if (schema == null && merged.schema() != null) {
+            try {
+                StructType.fromDDL(merged.schema());
+            } catch (IllegalArgumentException e) {
+                throw new PipelineFileException(pipelineFile + ": invalid source.schema '" + merged.schema() + "': "
+                        + ErrorReporter.oneLine(e));
+            }
+        }
+        return merged;
+    }
+
+    private int run(Pipeline p) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        URLClassLoader pluginLoader = plugins == null ? null : pluginLoader(plugins);
+        ClassLoader loader = pluginLoader != null ? pluginLoader : RunCommand.class.getClassLoader();
+        Thread self = Thread.currentThread();
+        ClassLoader previous = self.getContextClassLoader();
+        // A format given as a provider's class name is loaded through the context class loader.
+        self.setContextClassLoader(loader);
+        ProgressFile progress = null;
+        try (Sluice sluice = Sluice.builder().classLoader(loader).build()) {
+            DataStreamReader reader = sluice.readStream().format(p.sourceFormat()).options(p.sourceOptions());
+            if (p.schema() != null) {
+                reader.schema(p.schema());
+            }
+            StreamFrame frame = Transforms.apply(reader.load(), p.effectiveTransforms());
+            TriggerSpec trig = p.effectiveTrigger();
+            DataStreamWriter writer = frame.writeStream().format(p.sinkFormat()).options(p.sinkOptions())
+                    .trigger(trig.trigger());
+            if (p.name() != null) {
+                writer.queryName(p.name());
+            }
+            if (p.checkpoint() != null) {
+                writer.option("checkpointLocation", p.checkpoint());
+            }
+            if (p.progressFile() != null) {
+                progress = ProgressFile.open(Path.of(p.progressFile()), p.redactor());
+            }
+            LiveView view = new LiveView(out, err, env.interactive() && !plain, env.columns(), trig.availableNow(),
+                    progress, startedLine(p));
+            sluice.addListener(view);
+            StreamingQuery query = writer.start();
+
+            AtomicBoolean interrupted = new AtomicBoolean();
+            CountDownLatch finished = new CountDownLatch(1);
+            Runnable uninstall = env.hooks().install(() -> {
+                interrupted.set(true);
+                query.stop(); // at a batch boundary: a batch in flight completes and commits
+                try {
+                    finished.await(DRAIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                try {
+                    query.awaitTermination();
+                } catch (StreamingQueryException e) {
+                    view.awaitTerminated(DRAIN_TIMEOUT_MS);
+                    throw e;
+                }
+                view.awaitTerminated(DRAIN_TIMEOUT_MS);
+                boolean stopped = interrupted.get() || !trig.finite();
+                out.println((stopped ? "stopped: " : "finished: ") + count(view.batches(), "batch", "batches")
+                        + ", " + count(view.rows(), "row", "rows"));
+                out.flush();
+                return interrupted.get() ? 130 : 0;
+            } finally {
+                finished.countDown();
+                uninstall.run();
+            }
+        } catch (InvalidOptionException e) {
+            throw withHint(e);
+        } finally {
+            self.setContextClassLoader(previous);
+            if (progress != null) {
+                progress.close();
+            }
+            if (pluginLoader != null) {
+                pluginLoader.close();
+            }
+        }
+    }
+
+    /** The engine words two errors for its Java API; on the command line, say which flag fixes them. */
+    private static RuntimeException withHint(InvalidOptionException e) {
+        if (e.value() == null && "checkpointLocation".equals(e.option())) {
+            String sink = e.getMessage().replaceAll(".* for the '([^']*)' sink.*", "$1");
+            return new InvalidOptionException(e.option(), null, "The '" + sink + "' sink needs a checkpoint "
+                    + "folder, so the query can recover after a restart: give --checkpoint DIR (or checkpoint: in the "
+                    + "pipeline file)", true);
+        }
+        if ("queryName".equals(e.option()) && !e.getMessage().contains("--name")) {
+            return new InvalidOptionException(e.option(), e.value(), e.getMessage()
+                    + ": give --name NAME (or name: in the pipeline file)", true);
+        }
+        return e;
+    }
+
+    /** {@code started query <id>: rate-micro-batch {rowsPerBatch=10} -> noop {}; trigger availableNow; ...}. */
+    private static LiveView.Header startedLine(Pipeline p) {
+        StringBuilder flow = new StringBuilder();
+        flow.append(p.sourceFormat()).append(' ').append(Redactor.options(p.sourceOptions()));
+        for (Transform t : p.effectiveTransforms()) {
+            flow.append(" | ").append(t);
+        }
+        flow.append(" -> ").append(p.sinkFormat()).append(' ').append(Redactor.options(p.sinkOptions()));
+        flow.append("; trigger ").append(p.effectiveTrigger());
+        flow.append("; checkpoint ").append(p.checkpoint() != null ? p.checkpoint() : "temporary");
+        String rest = flow.toString();
+        return (id, queryName) -> "started query " + (queryName != null ? queryName + " (id " + id + ")" : id)
+                + ": " + rest;
+    }
+
+    private static String count(long n, String one, String many) {
+        return n + " " + (n == 1 ? one : many);
+    }
+
+    /** KEY=VALUE pairs in order; a later key replaces an earlier one, whatever its case. */
+    private Map<String, String> keyValues(String flag, List<String> pairs) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String pair : pairs) {
+            int eq = pair.indexOf('=');
+            if (eq < 0) {
+                throw usage("Invalid " + flag + " '" + pair + "': expected KEY=VALUE");
+            }
+            String key = pair.substring(0, eq).strip();
+            if (key.isEmpty()) {
+                throw usage("Invalid " + flag + ": the KEY of KEY=VALUE is empty");
+            }
+            Pipeline.put(out, key, pair.substring(eq + 1));
+        }
+        return out;
+    }
+
+    /** A class loader over every {@code *.jar} directly in {@code dir}, in name order. */
+    private static URLClassLoader pluginLoader(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("Plugins folder " + dir + " does not exist or is not a folder");
+        }
+        List<Path> jars = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.jar")) {
+            files.forEach(jars::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list plugins folder " + dir + ": " + e.getMessage(), e);
+        }
+        jars.sort(null);
+        List<URL> urls = new ArrayList<>();
+        for (Path jar : jars) {
+            try {
+                urls.add(jar.toUri().toURL());
+            } catch (MalformedURLException e) {
+                throw new IllegalArgumentException("Cannot use plugin jar " + jar + ": " + e.getMessage(), e);
+            }
+        }
+        return new URLClassLoader("sluice-plugins", urls.toArray(URL[]::new), RunCommand.class.getClassLoader());
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+}

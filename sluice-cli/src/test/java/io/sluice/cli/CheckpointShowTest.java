@@ -1,0 +1,215 @@
+package io.sluice.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CheckpointShowTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+
+    private Path chk() {
+        return tmp.resolve("chk").toAbsolutePath().normalize();
+    }
+
+    /** Three availableNow runs of rate-micro-batch: batches 0, 1, 2, each committed. */
+    private void runThreeBatches() {
+        for (int i = 0; i < 3; i++) {
+            Cli.Result r = Cli.run("run", "--source", "rate-micro-batch", "--source-option", "rowsPerBatch=5",
+                    "--source-option", "numPartitions=1", "--sink", "noop", "--checkpoint", chk().toString(),
+                    "--trigger", "availableNow");
+            assertThat(r.exitCode()).as(r.err()).isZero();
+        }
+    }
+
+    private String queryId() throws IOException {
+        return JSON.readTree(Files.readString(chk().resolve("metadata"))).get("id").asText();
+    }
+
+    private Instant timestamp(long batch) throws IOException {
+        String line = Files.readString(chk().resolve("offsets/" + batch)).split("\n")[1];
+        return Instant.ofEpochMilli(JSON.readTree(line).get("batchTimestampMs").asLong());
+    }
+
+    @Test
+    void showsARealQuerysCheckpointWithAnUncommittedBatch() throws IOException {
+        runThreeBatches();
+        Files.delete(chk().resolve("commits/2"));
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("Checkpoint: " + chk() + "\n"
+                + "Query id: " + queryId() + "\n"
+                + "Batches: 3 retained (0 to 2)\n"
+                + "Batch 0: committed, " + timestamp(0) + "\n"
+                + "  source 0: initial -> {\"offset\":5,\"timestamp\":1000}\n"
+                + "Batch 1: committed, " + timestamp(1) + "\n"
+                + "  source 0: {\"offset\":5,\"timestamp\":1000} -> {\"offset\":10,\"timestamp\":2000}\n"
+                + "Batch 2: not committed, " + timestamp(2) + "\n"
+                + "  source 0: {\"offset\":10,\"timestamp\":2000} -> {\"offset\":15,\"timestamp\":3000}\n"
+                + "Batch a restart re-runs: 2\n");
+
+        Cli.Result json = Cli.run("checkpoint", "show", chk().toString(), "--json");
+        assertThat(json.exitCode()).isZero();
+        JsonNode doc = JSON.readTree(json.out());
+        assertThat(doc.get("checkpoint").asText()).isEqualTo(chk().toString());
+        assertThat(doc.get("queryId").asText()).isEqualTo(queryId());
+        assertThat(doc.get("rerunBatch").asLong()).isEqualTo(2);
+        JsonNode batches = doc.get("batches");
+        assertThat(batches).hasSize(3);
+        assertThat(batches.get(0).get("committed").asBoolean()).isTrue();
+        assertThat(batches.get(0).get("timestampMs").asLong()).isEqualTo(timestamp(0).toEpochMilli());
+        JsonNode s0 = batches.get(0).get("sources").get(0);
+        assertThat(s0.get("index").asInt()).isZero();
+        assertThat(s0.get("startKind").asText()).isEqualTo("initial");
+        assertThat(s0.get("start").isNull()).isTrue();
+        assertThat(s0.get("end")).isEqualTo(JSON.readTree("{\"offset\":5,\"timestamp\":1000}"));
+        assertThat(s0.has("files")).isFalse();
+        JsonNode s2 = batches.get(2).get("sources").get(0);
+        assertThat(batches.get(2).get("committed").asBoolean()).isFalse();
+        assertThat(s2.get("startKind").asText()).isEqualTo("previousBatch");
+        assertThat(s2.get("start")).isEqualTo(JSON.readTree("{\"offset\":10,\"timestamp\":2000}"));
+        assertThat(s2.get("end")).isEqualTo(JSON.readTree("{\"offset\":15,\"timestamp\":3000}"));
+
+        // The re-run really happens: a restart runs batch 2 again and commits it.
+        Cli.Result rerun = Cli.run("run", "--source", "rate-micro-batch", "--source-option", "rowsPerBatch=5",
+                "--source-option", "numPartitions=1", "--sink", "noop", "--checkpoint", chk().toString(),
+                "--trigger", "availableNow");
+        assertThat(rerun.out()).contains("\nbatch 2: 5 rows");
+        assertThat(Cli.run("checkpoint", "show", chk().toString()).out()).endsWith("Batch a restart re-runs: none\n");
+    }
+
+    @Test
+    void purgedAndCorruptBatches() throws IOException {
+        runThreeBatches();
+        Files.delete(chk().resolve("offsets/0"));
+        Files.delete(chk().resolve("commits/0"));
+        Files.writeString(chk().resolve("offsets/3"), "garbage");
+        Files.writeString(chk().resolve("offsets/.4.tmp"), "ignored");
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("Batches: 3 retained (1 to 3)\n"
+                + "Batch 1: committed, " + timestamp(1) + "\n"
+                + "  source 0: unknown (offsets/0 is purged or unreadable) -> {\"offset\":10,\"timestamp\":2000}\n");
+        assertThat(r.out()).endsWith("Batch 3: not committed\n"
+                + "  cannot read offsets/3: line 1 should be the version \"v1\" but is \"garbage\"\n"
+                + "Batch a restart re-runs: 3\n");
+        JsonNode doc = JSON.readTree(Cli.run("checkpoint", "show", chk().toString(), "--json").out());
+        assertThat(doc.get("batches").get(0).get("sources").get(0).get("startKind").asText()).isEqualTo("unknown");
+        assertThat(doc.get("batches").get(2).get("problem").asText())
+                .isEqualTo("cannot read offsets/3: line 1 should be the version \"v1\" but is \"garbage\"");
+    }
+
+    /** A file source's checkpoint as Spark writes it: log ids 0..2 compacted into 2.compact, log id 3 plain. */
+    private void fileSourceCheckpoint() throws IOException {
+        Path c = Files.createDirectories(chk());
+        Files.writeString(c.resolve("metadata"), "{\"id\":\"aadb4e10-8497-408e-9776-46e1e65890c4\"}");
+        Files.createDirectories(c.resolve("offsets"));
+        Files.createDirectories(c.resolve("commits"));
+        Files.createDirectories(c.resolve("sources/0"));
+        String meta = "{\"batchWatermarkMs\":0,\"batchTimestampMs\":1795936513465,\"conf\":{}}";
+        String[] logOffsets = {"0", "2", "3"};
+        for (int b = 0; b < 3; b++) {
+            Files.writeString(c.resolve("offsets/" + b), "v1\n" + meta + "\n{\"logOffset\":" + logOffsets[b] + "}");
+            Files.writeString(c.resolve("commits/" + b), "v1\n{\"nextBatchWatermarkMs\":0}");
+        }
+        Files.writeString(c.resolve("sources/0/2.compact"), "v1\n"
+                + "{\"path\":\"file:///in/a.json\",\"timestamp\":1,\"batchId\":0}\n"
+                + "{\"path\":\"file:///in/b.json\",\"timestamp\":1,\"batchId\":0}\n"
+                + "{\"path\":\"file:///in/c.json\",\"timestamp\":2,\"batchId\":1}\n"
+                + "{\"path\":\"file:///in/d.json\",\"timestamp\":3,\"batchId\":2}");
+        Files.writeString(c.resolve("sources/0/3"), "v1\n{\"path\":\"file:///in/e.json\",\"timestamp\":4,"
+                + "\"batchId\":3}\n");
+    }
+
+    @Test
+    void listsTheFilesAFileSourceReadInEachBatch() throws IOException {
+        fileSourceCheckpoint();
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        String ts = Instant.ofEpochMilli(1795936513465L).toString();
+        assertThat(r.out()).isEqualTo("Checkpoint: " + chk() + "\n"
+                + "Query id: aadb4e10-8497-408e-9776-46e1e65890c4\n"
+                + "Batches: 3 retained (0 to 2)\n"
+                + "Batch 0: committed, " + ts + "\n"
+                + "  source 0: initial -> {\"logOffset\":0}\n"
+                + "    files read: 2\n"
+                + "      file:///in/a.json\n"
+                + "      file:///in/b.json\n"
+                + "Batch 1: committed, " + ts + "\n"
+                + "  source 0: {\"logOffset\":0} -> {\"logOffset\":2}\n"
+                + "    files read: 2\n"
+                + "      file:///in/c.json\n"
+                + "      file:///in/d.json\n"
+                + "Batch 2: committed, " + ts + "\n"
+                + "  source 0: {\"logOffset\":2} -> {\"logOffset\":3}\n"
+                + "    files read: 1\n"
+                + "      file:///in/e.json\n"
+                + "Batch a restart re-runs: none\n");
+
+        JsonNode doc = JSON.readTree(Cli.run("checkpoint", "show", chk().toString(), "--json").out());
+        assertThat(doc.get("batches").get(1).get("sources").get(0).get("files"))
+                .isEqualTo(JSON.readTree("[\"file:///in/c.json\",\"file:///in/d.json\"]"));
+        assertThat(doc.get("rerunBatch").isNull()).isTrue();
+    }
+
+    @Test
+    void sourceLogsInAnUnknownFormatAreSkippedQuietly() throws IOException {
+        fileSourceCheckpoint();
+        Files.writeString(chk().resolve("sources/0/3"), "v1\n12345");
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).contains("  source 0: {\"logOffset\":2} -> {\"logOffset\":3}\n"
+                + "Batch a restart re-runs: none\n");
+        assertThat(r.err()).isEmpty();
+    }
+
+    @Test
+    void notACheckpoint() throws IOException {
+        Path missing = tmp.resolve("missing");
+        Cli.Result r = Cli.run("checkpoint", "show", missing.toString());
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice: No checkpoint at " + missing + ": no such folder\n");
+
+        Path empty = Files.createDirectory(tmp.resolve("empty"));
+        Cli.Result e = Cli.run("checkpoint", "show", empty.toString());
+        assertThat(e.exitCode()).isEqualTo(1);
+        assertThat(e.err()).isEqualTo("sluice: " + empty + " is not a checkpoint: it has no metadata file and no "
+                + "offsets folder\n");
+        assertThat(Files.list(empty)).isEmpty(); // nothing created
+
+        Cli.Result usage = Cli.run("checkpoint", "show");
+        assertThat(usage.exitCode()).isEqualTo(2);
+        assertThat(usage.err()).isEqualTo("sluice: Missing required parameter: 'DIR'\n"
+                + "Try 'sluice checkpoint show --help' for more information.\n");
+    }
+
+    @Test
+    void metadataOnly() throws IOException {
+        Path c = Files.createDirectories(chk());
+        Files.writeString(c.resolve("metadata"), "{\"id\":");
+        Cli.Result r = Cli.run("checkpoint", "show", c.toString());
+        assertThat(r.exitCode()).isZero();
+        assertThat(r.out()).isEqualTo("Checkpoint: " + c + "\n"
+                + "Query id: unknown (cannot read metadata: it is not valid JSON)\n"
+                + "Batches: none logged\n"
+                + "Batch a restart re-runs: none\n");
+    }
+}

@@ -1,0 +1,143 @@
+package io.sluice.cli;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Offset;
+import io.sluice.api.Options;
+import io.sluice.api.ReadLimit;
+import io.sluice.api.Row;
+import io.sluice.api.sink.BatchWriter;
+import io.sluice.api.sink.PartitionWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.sink.SinkProvider;
+import io.sluice.api.source.InputPartition;
+import io.sluice.api.source.MicroBatchStream;
+import io.sluice.api.source.PartitionReader;
+import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.StreamContext;
+import io.sluice.api.types.StructType;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Sources and sinks that only the CLI's tests use. */
+final class TestProviders {
+    private TestProviders() {
+    }
+
+    /**
+     * {@code secret-test}: refuses an {@code ssl.key.password} shorter than 8 characters, echoing it (as many real
+     * sources do); its one batch fails with a message that echoes {@code auth.token}.
+     */
+    public static final class SecretSource implements SourceProvider {
+        @Override
+        public String shortName() {
+            return "secret-test";
+        }
+
+        @Override
+        public StructType resolveSchema(Options options, Optional<StructType> userSchema) {
+            options.get("ssl.key.password").filter(v -> v.length() < 8).ifPresent(v -> {
+                throw new InvalidOptionException("ssl.key.password", v, "at least 8 characters are accepted");
+            });
+            return StructType.fromDDL("value bigint");
+        }
+
+        @Override
+        public MicroBatchStream createStream(StreamContext context) {
+            String token = context.options().get("auth.token", "");
+            return new MicroBatchStream() {
+                @Override
+                public Offset initialOffset() {
+                    return Offset.of("0");
+                }
+
+                @Override
+                public Offset deserializeOffset(String json) {
+                    return Offset.of(json);
+                }
+
+                @Override
+                public Offset latestOffset(Offset start, ReadLimit limit) {
+                    return Offset.of("1");
+                }
+
+                @Override
+                public List<InputPartition> planPartitions(Offset start, Offset end) {
+                    return start.json().equals(end.json()) ? List.of() : List.of(new InputPartition() {
+                        private static final long serialVersionUID = 1L;
+                    });
+                }
+
+                @Override
+                public PartitionReader createReader(InputPartition partition) {
+                    throw new IllegalStateException("the server refused token " + token);
+                }
+
+                @Override
+                public void stop() {
+                }
+            };
+        }
+    }
+
+    /** {@code strict-test}: discards rows, and (unlike memory and noop) needs a real checkpoint. */
+    public static final class StrictSink implements SinkProvider {
+        @Override
+        public String shortName() {
+            return "strict-test";
+        }
+
+        @Override
+        public Sink createSink(SinkContext context) {
+            return new DiscardingSink();
+        }
+    }
+
+    /** {@code plugin-test}: listed in no services file on the classpath; tests put it in a plugin jar's. */
+    public static final class PluginSink implements SinkProvider {
+        @Override
+        public String shortName() {
+            return "plugin-test";
+        }
+
+        @Override
+        public boolean allowsTemporaryCheckpoint() {
+            return true;
+        }
+
+        @Override
+        public Sink createSink(SinkContext context) {
+            return new DiscardingSink();
+        }
+    }
+
+    private static final class DiscardingSink implements Sink {
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public BatchWriter beginBatch(long batchId) {
+            return new BatchWriter() {
+                @Override
+                public PartitionWriter partitionWriter(int partitionId) {
+                    return new PartitionWriter() {
+                        @Override
+                        public void write(Row row) {
+                        }
+
+                        @Override
+                        public Object commit() {
+                            return null;
+                        }
+                    };
+                }
+
+                @Override
+                public void commit(List<Object> partitionResults) {
+                }
+            };
+        }
+    }
+}
