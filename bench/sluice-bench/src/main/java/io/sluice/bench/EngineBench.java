@@ -1,0 +1,256 @@
+package io.sluice.bench;
+
+import io.sluice.core.Sluice;
+import io.sluice.core.StreamingQuery;
+import io.sluice.core.StreamingQueryListener;
+import io.sluice.core.StreamingQueryProgress;
+import io.sluice.core.Trigger;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Sluice's side of the engine benchmarks; {@code io.sluice.bench.SparkBench} (bench/spark-bench) runs the same
+ * workloads on Spark 4.2 with the same measurement. Every batch is collected through a listener (recentProgress
+ * keeps only 100). One machine-readable line per result on stdout, starting with {@code sluice <workload>}.
+ *
+ * <pre>
+ * overhead   [rowsPerBatch=1000]    [seconds=20]  per-batch overhead; batches in the first 3 s are warm-up
+ * throughput [rowsPerBatch=5000000] [seconds=40]  rows/s; the first 3 batches are warm-up (as the Spark probe)
+ * startup                                          JVM start to the first committed batch, then exit
+ * </pre>
+ *
+ * Every query: rate-micro-batch (numPartitions=2) to noop, the default trigger (back to back), a real checkpoint
+ * folder on disk (under {@code -Dbench.dir}, default the temp dir), so the fsynced log writes are included.
+ */
+public final class EngineBench {
+    static final long WARMUP_MS = 3_000;
+    static final int WARMUP_BATCHES = 3;
+
+    /** One batch as its progress reported it. {@code triggerStartMs} is the progress timestamp. */
+    record Sample(long batchId, long durationMs, long rows, long triggerStartMs) {
+    }
+
+    private EngineBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String workload = args.length > 0 ? args[0] : "overhead";
+        switch (workload) {
+            case "overhead" -> overhead(longArg(args, 1, 1_000), longArg(args, 2, 20));
+            case "throughput" -> throughput(longArg(args, 1, 5_000_000), longArg(args, 2, 40));
+            case "startup" -> startup();
+            default -> {
+                System.err.println("usage: EngineBench overhead [rowsPerBatch=1000] [seconds=20]"
+                        + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup");
+                System.exit(2);
+            }
+        }
+        System.exit(0);
+    }
+
+    // ---------------------------------------------------------------- workloads
+
+    static void overhead(long rowsPerBatch, long seconds) throws Exception {
+        Run run = runFor("overhead", rowsPerBatch, seconds);
+        List<Sample> counted = run.samples.stream()
+                .filter(s -> s.triggerStartMs() >= run.queryStartMs + WARMUP_MS).toList();
+        require(counted.size() >= 2, "too few batches after the warm-up: " + counted.size());
+        long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
+        Wall wall = wall(counted);
+        System.out.printf(Locale.ROOT, "sluice overhead rows_per_batch=%d seconds=%d batches=%d median_ms=%d p90_ms=%d"
+                        + " mean_ms=%.2f wall_ms_per_batch=%.3f rows_per_s=%.0f%n",
+                rowsPerBatch, seconds, counted.size(), percentile(durations, 50), percentile(durations, 90),
+                Arrays.stream(durations).average().orElse(0), wall.msPerBatch, wall.rowsPerSecond);
+    }
+
+    static void throughput(long rowsPerBatch, long seconds) throws Exception {
+        Run run = runFor("throughput", rowsPerBatch, seconds);
+        List<Sample> counted = run.samples.stream().filter(s -> s.batchId() >= WARMUP_BATCHES).toList();
+        require(counted.size() >= 2, "too few batches after the warm-up: " + counted.size());
+        long rows = counted.stream().mapToLong(Sample::rows).sum();
+        long ms = counted.stream().mapToLong(Sample::durationMs).sum();
+        long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
+        Wall wall = wall(counted);
+        System.out.printf(Locale.ROOT, "sluice throughput rows_per_batch=%d seconds=%d batches=%d rows_per_s=%.0f"
+                        + " wall_rows_per_s=%.0f median_ms=%d%n",
+                rowsPerBatch, seconds, counted.size(), rows * 1000.0 / Math.max(1, ms), wall.rowsPerSecond,
+                percentile(durations, 50));
+    }
+
+    static void startup() throws Exception {
+        long mainEntered = System.currentTimeMillis();
+        Path chk = checkpointDir("startup");
+        CountDownLatch first = new CountDownLatch(1);
+        long[] firstBatchAt = new long[1];
+        long[] firstBatchDuration = new long[1];
+        try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
+            sluice.addListener(new Listener() {
+                @Override
+                public void onQueryProgress(QueryProgressEvent event) {
+                    if (first.getCount() > 0) {
+                        firstBatchAt[0] = System.currentTimeMillis();
+                        firstBatchDuration[0] = event.progress().batchDuration();
+                        first.countDown();
+                    }
+                }
+            });
+            StreamingQuery q = sluice.readStream().format("rate-micro-batch")
+                    .option("rowsPerBatch", 1000).option("numPartitions", 2).load()
+                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+                    .trigger(Trigger.defaultTrigger()).start();
+            if (!first.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no batch within 60 s: " + q.status());
+            }
+            // Management beans are touched only now, so loading them is not counted.
+            long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
+            long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            long heapPeak = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+                    heapPeak += pool.getPeakUsage().getUsed();
+                }
+            }
+            System.out.printf(Locale.ROOT, "sluice startup first_batch_ms=%d main_to_first_batch_ms=%d"
+                            + " first_batch_duration_ms=%d heap_used_mb=%.1f heap_peak_mb=%.1f rss_peak_mb=%s%n",
+                    firstBatchAt[0] - jvmStart, firstBatchAt[0] - mainEntered, firstBatchDuration[0],
+                    heapUsed / 1048576.0, heapPeak / 1048576.0, rssPeakMb());
+            q.stop();
+        } finally {
+            deleteRecursively(chk);
+        }
+    }
+
+    // ---------------------------------------------------------------- running a query
+
+    /** What a timed run collected: every batch's progress, and when start() was called (epoch ms). */
+    record Run(List<Sample> samples, long queryStartMs) {
+    }
+
+    /** Runs rate-micro-batch to noop back to back for {@code seconds}, stops, and returns every batch's progress. */
+    static Run runFor(String name, long rowsPerBatch, long seconds) throws Exception {
+        Path chk = checkpointDir(name);
+        List<Sample> samples = new ArrayList<>();
+        CountDownLatch terminated = new CountDownLatch(1);
+        String[] failure = new String[1];
+        try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
+            sluice.addListener(new Listener() {
+                @Override
+                public void onQueryProgress(QueryProgressEvent event) {
+                    StreamingQueryProgress p = event.progress();
+                    synchronized (samples) {
+                        samples.add(new Sample(p.batchId(), p.batchDuration(), p.numInputRows(),
+                                Instant.parse(p.timestamp()).toEpochMilli()));
+                    }
+                }
+
+                @Override
+                public void onQueryTerminated(QueryTerminatedEvent event) {
+                    failure[0] = event.exception();
+                    terminated.countDown();
+                }
+            });
+            long queryStartMs = System.currentTimeMillis();
+            StreamingQuery q = sluice.readStream().format("rate-micro-batch")
+                    .option("rowsPerBatch", rowsPerBatch).option("numPartitions", 2).load()
+                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+                    .trigger(Trigger.defaultTrigger()).start();
+            Thread.sleep(seconds * 1000);
+            q.stop();
+            // Events arrive in order on the listener thread: after onQueryTerminated every progress is in.
+            require(terminated.await(60, TimeUnit.SECONDS), "the query did not report its end");
+            require(failure[0] == null, "the query failed: " + failure[0]);
+            synchronized (samples) {
+                return new Run(new ArrayList<>(samples), queryStartMs);
+            }
+        } finally {
+            deleteRecursively(chk);
+        }
+    }
+
+    /** Wall clock over consecutive batches: from the first one's trigger start to the last one's. */
+    record Wall(double msPerBatch, double rowsPerSecond) {
+    }
+
+    static Wall wall(List<Sample> counted) {
+        Sample first = counted.get(0);
+        Sample last = counted.get(counted.size() - 1);
+        long elapsed = Math.max(1, last.triggerStartMs() - first.triggerStartMs());
+        int intervals = counted.size() - 1;
+        long rows = 0;
+        for (int i = 0; i < intervals; i++) {
+            rows += counted.get(i).rows();
+        }
+        return new Wall((double) elapsed / intervals, rows * 1000.0 / elapsed);
+    }
+
+    /** Nearest-rank percentile of sorted values. */
+    static long percentile(long[] sorted, int p) {
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** A listener with empty defaults. */
+    private abstract static class Listener extends StreamingQueryListener {
+        @Override
+        public void onQueryStarted(QueryStartedEvent event) {
+        }
+
+        @Override
+        public void onQueryProgress(QueryProgressEvent event) {
+        }
+
+        @Override
+        public void onQueryTerminated(QueryTerminatedEvent event) {
+        }
+    }
+
+    static Path checkpointDir(String name) throws IOException {
+        Path base = Path.of(System.getProperty("bench.dir", System.getProperty("java.io.tmpdir")));
+        Files.createDirectories(base);
+        return Files.createTempDirectory(base, "sluice-" + name + "-");
+    }
+
+    static String rssPeakMb() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/status"))) {
+            return lines.filter(l -> l.startsWith("VmHWM:"))
+                    .map(l -> String.format(Locale.ROOT, "%.1f", Long.parseLong(l.replaceAll("\\D", "")) / 1024.0))
+                    .findFirst().orElse("na");
+        } catch (IOException | RuntimeException e) {
+            return "na";
+        }
+    }
+
+    static long longArg(String[] args, int i, long dflt) {
+        return args.length > i ? Long.parseLong(args[i].replace("_", "")) : dflt;
+    }
+
+    static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalStateException(message);
+        }
+    }
+
+    static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort
+        }
+    }
+}

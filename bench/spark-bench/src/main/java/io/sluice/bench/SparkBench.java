@@ -1,0 +1,256 @@
+package io.sluice.bench;
+
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryListener;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Spark 4.2's side of the engine benchmarks: the workloads and the measurement of {@code io.sluice.bench.EngineBench}
+ * (bench/sluice-bench), on Spark local[2] (UI off, 2 shuffle partitions, log level ERROR). One machine-readable line
+ * per result on stdout, starting with {@code spark <workload>}. Run with the flags in jvm-opens.txt.
+ *
+ * <pre>
+ * overhead   [rowsPerBatch=1000]    [seconds=20]  per-batch overhead; batches in the first 3 s are warm-up
+ * throughput [rowsPerBatch=5000000] [seconds=40]  rows/s; the first 3 batches are warm-up
+ * startup                                          JVM start to the first committed batch (SparkSession included)
+ * </pre>
+ */
+public final class SparkBench {
+    static final long WARMUP_MS = 3_000;
+    static final int WARMUP_BATCHES = 3;
+
+    record Sample(long batchId, long durationMs, long rows, long triggerStartMs) {
+    }
+
+    private SparkBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long mainEntered = System.currentTimeMillis();
+        String workload = args.length > 0 ? args[0] : "overhead";
+        if (!List.of("overhead", "throughput", "startup").contains(workload)) {
+            System.err.println("usage: SparkBench overhead [rowsPerBatch=1000] [seconds=20]"
+                    + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup");
+            System.exit(2);
+        }
+        long s0 = System.nanoTime();
+        SparkSession spark = SparkSession.builder().master("local[2]").appName("sluice-spark-bench")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "2")
+                .getOrCreate();
+        spark.sparkContext().setLogLevel("ERROR");
+        double sessionSeconds = (System.nanoTime() - s0) / 1e9;
+        switch (workload) {
+            case "overhead" -> overhead(spark, longArg(args, 1, 1_000), longArg(args, 2, 20));
+            case "throughput" -> throughput(spark, longArg(args, 1, 5_000_000), longArg(args, 2, 40));
+            default -> startup(spark, mainEntered, sessionSeconds);
+        }
+        // Spark leaves non-daemon threads behind; the result is printed, so leave at once.
+        System.exit(0);
+    }
+
+    // ---------------------------------------------------------------- workloads
+
+    static void overhead(SparkSession spark, long rowsPerBatch, long seconds) throws Exception {
+        Run run = runFor(spark, "overhead", rowsPerBatch, seconds);
+        List<Sample> counted = run.samples.stream()
+                .filter(s -> s.triggerStartMs() >= run.queryStartMs + WARMUP_MS).toList();
+        require(counted.size() >= 2, "too few batches after the warm-up: " + counted.size());
+        long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
+        Wall wall = wall(counted);
+        System.out.printf(Locale.ROOT, "spark overhead rows_per_batch=%d seconds=%d batches=%d median_ms=%d p90_ms=%d"
+                        + " mean_ms=%.2f wall_ms_per_batch=%.3f rows_per_s=%.0f%n",
+                rowsPerBatch, seconds, counted.size(), percentile(durations, 50), percentile(durations, 90),
+                Arrays.stream(durations).average().orElse(0), wall.msPerBatch, wall.rowsPerSecond);
+    }
+
+    static void throughput(SparkSession spark, long rowsPerBatch, long seconds) throws Exception {
+        Run run = runFor(spark, "throughput", rowsPerBatch, seconds);
+        List<Sample> counted = run.samples.stream().filter(s -> s.batchId() >= WARMUP_BATCHES).toList();
+        require(counted.size() >= 2, "too few batches after the warm-up: " + counted.size());
+        long rows = counted.stream().mapToLong(Sample::rows).sum();
+        long ms = counted.stream().mapToLong(Sample::durationMs).sum();
+        long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
+        Wall wall = wall(counted);
+        System.out.printf(Locale.ROOT, "spark throughput rows_per_batch=%d seconds=%d batches=%d rows_per_s=%.0f"
+                        + " wall_rows_per_s=%.0f median_ms=%d%n",
+                rowsPerBatch, seconds, counted.size(), rows * 1000.0 / Math.max(1, ms), wall.rowsPerSecond,
+                percentile(durations, 50));
+    }
+
+    static void startup(SparkSession spark, long mainEntered, double sessionSeconds) throws Exception {
+        Path chk = checkpointDir("startup");
+        CountDownLatch first = new CountDownLatch(1);
+        long[] firstBatchAt = new long[1];
+        long[] firstBatchDuration = new long[1];
+        spark.streams().addListener(new Listener() {
+            @Override
+            public void onQueryProgress(QueryProgressEvent event) {
+                if (first.getCount() > 0) {
+                    firstBatchAt[0] = System.currentTimeMillis();
+                    firstBatchDuration[0] = event.progress().batchDuration();
+                    first.countDown();
+                }
+            }
+        });
+        try {
+            StreamingQuery q = spark.readStream().format("rate-micro-batch")
+                    .option("rowsPerBatch", 1000).option("numPartitions", 2).load()
+                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+                    .trigger(Trigger.ProcessingTime(0L)).start();
+            require(first.await(120, TimeUnit.SECONDS), "no batch within 120 s: " + q.status());
+            long jvmStart = ManagementFactory.getRuntimeMXBean().getStartTime();
+            long heapUsed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+            long heapPeak = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) {
+                    heapPeak += pool.getPeakUsage().getUsed();
+                }
+            }
+            System.out.printf(Locale.ROOT, "spark startup first_batch_ms=%d main_to_first_batch_ms=%d session_s=%.2f"
+                            + " first_batch_duration_ms=%d heap_used_mb=%.1f heap_peak_mb=%.1f rss_peak_mb=%s%n",
+                    firstBatchAt[0] - jvmStart, firstBatchAt[0] - mainEntered, sessionSeconds,
+                    firstBatchDuration[0], heapUsed / 1048576.0, heapPeak / 1048576.0, rssPeakMb());
+            q.stop();
+        } finally {
+            deleteRecursively(chk);
+        }
+    }
+
+    // ---------------------------------------------------------------- running a query
+
+    record Run(List<Sample> samples, long queryStartMs) {
+    }
+
+    /** Runs rate-micro-batch to noop back to back for {@code seconds}, stops, and returns every batch's progress. */
+    static Run runFor(SparkSession spark, String name, long rowsPerBatch, long seconds) throws Exception {
+        Path chk = checkpointDir(name);
+        List<Sample> samples = new ArrayList<>();
+        CountDownLatch terminated = new CountDownLatch(1);
+        String[] failure = new String[1];
+        spark.streams().addListener(new Listener() {
+            @Override
+            public void onQueryProgress(QueryProgressEvent event) {
+                StreamingQueryProgress p = event.progress();
+                synchronized (samples) {
+                    samples.add(new Sample(p.batchId(), p.batchDuration(), p.numInputRows(),
+                            Instant.parse(p.timestamp()).toEpochMilli()));
+                }
+            }
+
+            @Override
+            public void onQueryTerminated(QueryTerminatedEvent event) {
+                failure[0] = event.exception().isDefined() ? event.exception().get() : null;
+                terminated.countDown();
+            }
+        });
+        try {
+            long queryStartMs = System.currentTimeMillis();
+            StreamingQuery q = spark.readStream().format("rate-micro-batch")
+                    .option("rowsPerBatch", rowsPerBatch).option("numPartitions", 2).load()
+                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+                    .trigger(Trigger.ProcessingTime(0L)).start();
+            Thread.sleep(seconds * 1000);
+            q.stop();
+            // Spark's listener bus delivers in order: after onQueryTerminated every progress is in.
+            require(terminated.await(60, TimeUnit.SECONDS), "the query did not report its end");
+            require(failure[0] == null, "the query failed: " + failure[0]);
+            synchronized (samples) {
+                return new Run(new ArrayList<>(samples), queryStartMs);
+            }
+        } finally {
+            deleteRecursively(chk);
+        }
+    }
+
+    record Wall(double msPerBatch, double rowsPerSecond) {
+    }
+
+    /** Wall clock over consecutive batches: from the first one's trigger start to the last one's. */
+    static Wall wall(List<Sample> counted) {
+        Sample first = counted.get(0);
+        Sample last = counted.get(counted.size() - 1);
+        long elapsed = Math.max(1, last.triggerStartMs() - first.triggerStartMs());
+        int intervals = counted.size() - 1;
+        long rows = 0;
+        for (int i = 0; i < intervals; i++) {
+            rows += counted.get(i).rows();
+        }
+        return new Wall((double) elapsed / intervals, rows * 1000.0 / elapsed);
+    }
+
+    /** Nearest-rank percentile of sorted values. */
+    static long percentile(long[] sorted, int p) {
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    /** A listener with empty defaults. */
+    private abstract static class Listener extends StreamingQueryListener {
+        @Override
+        public void onQueryStarted(QueryStartedEvent event) {
+        }
+
+        @Override
+        public void onQueryProgress(QueryProgressEvent event) {
+        }
+
+        @Override
+        public void onQueryTerminated(QueryTerminatedEvent event) {
+        }
+    }
+
+    static Path checkpointDir(String name) throws IOException {
+        Path base = Path.of(System.getProperty("bench.dir", System.getProperty("java.io.tmpdir")));
+        Files.createDirectories(base);
+        return Files.createTempDirectory(base, "spark-" + name + "-");
+    }
+
+    static String rssPeakMb() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/status"))) {
+            return lines.filter(l -> l.startsWith("VmHWM:"))
+                    .map(l -> String.format(Locale.ROOT, "%.1f", Long.parseLong(l.replaceAll("\\D", "")) / 1024.0))
+                    .findFirst().orElse("na");
+        } catch (IOException | RuntimeException e) {
+            return "na";
+        }
+    }
+
+    static long longArg(String[] args, int i, long dflt) {
+        return args.length > i ? Long.parseLong(args[i].replace("_", "")) : dflt;
+    }
+
+    static void require(boolean ok, String message) {
+        if (!ok) {
+            throw new IllegalStateException(message);
+        }
+    }
+
+    static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort
+        }
+    }
+}
