@@ -1,108 +1,106 @@
 package io.sluice.core;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.core.JsonGenerator;
+import io.sluice.core.json.Json;
 
-import java.io.UncheckedIOException;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Writes progress in Spark's JSON shape. Jackson's default pretty printer matches Spark's json4s output. */
+/** Writes progress in Spark's JSON shape, field by field with Jackson's streaming generator. */
 final class ProgressJson {
-    static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ProgressJson() {
     }
 
-    static ObjectNode query(StreamingQueryProgress p) {
-        ObjectNode n = MAPPER.createObjectNode();
-        n.put("id", p.id().toString());
-        n.put("runId", p.runId().toString());
-        if (p.name() == null) {
-            n.putNull("name");
-        } else {
-            n.put("name", p.name());
-        }
-        n.put("timestamp", p.timestamp());
-        n.put("batchId", p.batchId());
-        n.put("batchDuration", p.batchDuration());
-        n.put("numInputRows", p.numInputRows());
-        putRate(n, "inputRowsPerSecond", p.inputRowsPerSecond());
-        putRate(n, "processedRowsPerSecond", p.processedRowsPerSecond());
+    static String compact(StreamingQueryProgress p) {
+        return Json.compact(g -> query(g, p));
+    }
+
+    static String pretty(StreamingQueryProgress p) {
+        return Json.pretty(g -> query(g, p));
+    }
+
+    static String compact(SourceProgress s) {
+        return Json.compact(g -> source(g, s));
+    }
+
+    private static void query(JsonGenerator g, StreamingQueryProgress p) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", p.id().toString());
+        g.writeStringField("runId", p.runId().toString());
+        g.writeStringField("name", p.name()); // null is written as null, as Spark
+        g.writeStringField("timestamp", p.timestamp());
+        g.writeNumberField("batchId", p.batchId());
+        g.writeNumberField("batchDuration", p.batchDuration());
+        g.writeNumberField("numInputRows", p.numInputRows());
+        rate(g, "inputRowsPerSecond", p.inputRowsPerSecond());
+        rate(g, "processedRowsPerSecond", p.processedRowsPerSecond());
         if (!p.durationMs().isEmpty()) {
-            ObjectNode d = n.putObject("durationMs");
-            new TreeMap<>(p.durationMs()).forEach(d::put);
+            g.writeObjectFieldStart("durationMs");
+            for (Map.Entry<String, Long> e : new TreeMap<>(p.durationMs()).entrySet()) {
+                g.writeNumberField(e.getKey(), e.getValue());
+            }
+            g.writeEndObject();
         }
-        putMap(n, "eventTime", p.eventTime());
-        n.putArray("stateOperators");
-        var sources = n.putArray("sources");
-        p.sources().forEach(s -> sources.add(source(s)));
-        ObjectNode sink = n.putObject("sink");
-        sink.put("description", p.sink().description());
-        sink.put("numOutputRows", p.sink().numOutputRows());
-        putMap(sink, "metrics", p.sink().metrics());
-        return n;
+        map(g, "eventTime", p.eventTime());
+        g.writeArrayFieldStart("stateOperators");
+        g.writeEndArray();
+        g.writeArrayFieldStart("sources");
+        for (SourceProgress s : p.sources()) {
+            source(g, s);
+        }
+        g.writeEndArray();
+        g.writeObjectFieldStart("sink");
+        g.writeStringField("description", p.sink().description());
+        g.writeNumberField("numOutputRows", p.sink().numOutputRows());
+        map(g, "metrics", p.sink().metrics());
+        g.writeEndObject();
+        g.writeEndObject();
     }
 
-    static ObjectNode source(SourceProgress s) {
-        ObjectNode n = MAPPER.createObjectNode();
-        n.put("description", s.description());
-        n.set("startOffset", offset(s.startOffset()));
-        n.set("endOffset", offset(s.endOffset()));
-        n.set("latestOffset", offset(s.latestOffset()));
-        n.put("numInputRows", s.numInputRows());
-        putRate(n, "inputRowsPerSecond", s.inputRowsPerSecond());
-        putRate(n, "processedRowsPerSecond", s.processedRowsPerSecond());
-        putMap(n, "metrics", s.metrics());
-        return n;
+    private static void source(JsonGenerator g, SourceProgress s) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("description", s.description());
+        offset(g, "startOffset", s.startOffset());
+        offset(g, "endOffset", s.endOffset());
+        offset(g, "latestOffset", s.latestOffset());
+        g.writeNumberField("numInputRows", s.numInputRows());
+        rate(g, "inputRowsPerSecond", s.inputRowsPerSecond());
+        rate(g, "processedRowsPerSecond", s.processedRowsPerSecond());
+        map(g, "metrics", s.metrics());
+        g.writeEndObject();
     }
 
-    /** An offset embeds as JSON; one that is not valid JSON embeds as a string, as Spark does. */
-    private static JsonNode offset(String json) {
+    /** An offset embeds as JSON; one that is not valid JSON embeds as a string, as Spark does; none as null. */
+    private static void offset(JsonGenerator g, String field, String json) throws IOException {
+        g.writeFieldName(field);
         if (json == null) {
-            return MAPPER.nullNode();
-        }
-        try {
-            return MAPPER.readTree(json);
-        } catch (JsonProcessingException e) {
-            return TextNode.valueOf(json);
+            g.writeNull();
+        } else {
+            Json.writeEmbedded(g, json);
         }
     }
 
     /** Spark leaves NaN and infinite rates out and writes the rest rounded half-up to one decimal. */
-    private static void putRate(ObjectNode n, String field, double v) {
+    private static void rate(JsonGenerator g, String field, double v) throws IOException {
         if (Double.isNaN(v) || Double.isInfinite(v)) {
             return;
         }
-        n.put(field, BigDecimal.valueOf(v).setScale(1, RoundingMode.HALF_UP).doubleValue());
+        g.writeNumberField(field, BigDecimal.valueOf(v).setScale(1, RoundingMode.HALF_UP).doubleValue());
     }
 
-    private static void putMap(ObjectNode n, String field, Map<String, String> map) {
+    /** Spark leaves empty maps out and sorts the keys. */
+    private static void map(JsonGenerator g, String field, Map<String, String> map) throws IOException {
         if (map.isEmpty()) {
             return;
         }
-        ObjectNode m = n.putObject(field);
-        new TreeMap<>(map).forEach(m::put);
-    }
-
-    static String compact(JsonNode n) {
-        try {
-            return MAPPER.writeValueAsString(n);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
+        g.writeObjectFieldStart(field);
+        for (Map.Entry<String, String> e : new TreeMap<>(map).entrySet()) {
+            g.writeStringField(e.getKey(), e.getValue());
         }
-    }
-
-    static String pretty(JsonNode n) {
-        try {
-            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(n);
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
+        g.writeEndObject();
     }
 }

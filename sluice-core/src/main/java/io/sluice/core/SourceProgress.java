@@ -14,6 +14,6 @@ public record SourceProgress(String description, String startOffset, String endO
     }
 
     public String json() {
-        return ProgressJson.compact(ProgressJson.source(this));
+        return ProgressJson.compact(this);
     }
 }

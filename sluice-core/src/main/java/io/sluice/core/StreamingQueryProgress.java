@@ -39,12 +39,12 @@ public record StreamingQueryProgress(UUID id, UUID runId, String name, String ti
 
     /** Compact JSON, as Spark's {@code json}. */
     public String json() {
-        return ProgressJson.compact(ProgressJson.query(this));
+        return ProgressJson.compact(this);
     }
 
     /** Indented JSON, as Spark's {@code prettyJson} and {@code toString}. */
     public String prettyJson() {
-        return ProgressJson.pretty(ProgressJson.query(this));
+        return ProgressJson.pretty(this);
     }
 
     @Override

@@ -10,7 +10,7 @@ package io.sluice.core;
 public record StreamingQueryStatus(String message, boolean isDataAvailable, boolean isTriggerActive) {
 
     public String json() {
-        return "{\"message\":" + ProgressJson.compact(com.fasterxml.jackson.databind.node.TextNode.valueOf(message))
+        return "{\"message\":" + io.sluice.core.json.Json.quote(message)
                 + ",\"isDataAvailable\":" + isDataAvailable + ",\"isTriggerActive\":" + isTriggerActive + "}";
     }
 }

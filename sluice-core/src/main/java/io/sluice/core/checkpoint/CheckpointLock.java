@@ -1,6 +1,6 @@
 package io.sluice.core.checkpoint;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.core.json.Json;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -157,13 +157,12 @@ final class CheckpointLock implements AutoCloseable {
             if (n <= 0) {
                 return null;
             }
-            JsonNode node = FileFormat.JSON.readTree(new String(Arrays.copyOf(buf.array(), n), StandardCharsets.UTF_8));
-            JsonNode pid = node.get("pid");
-            JsonNode since = node.get("since");
-            if (pid == null || !pid.canConvertToLong() || since == null || !since.isTextual()) {
+            Map<String, Object> node = FileFormat.object(
+                    Json.parse(new String(Arrays.copyOf(buf.array(), n), StandardCharsets.UTF_8)));
+            if (node == null || !(node.get("pid") instanceof Long pid) || !(node.get("since") instanceof String since)) {
                 return null;
             }
-            return new Holder(pid.longValue(), Instant.parse(since.textValue()));
+            return new Holder(pid, Instant.parse(since));
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -1,6 +1,5 @@
 package io.sluice.core.checkpoint;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.nio.file.Path;
@@ -91,8 +90,8 @@ public final class CommitLog {
             if (lines.size() != 2) {
                 throw new Malformed("expected 2 lines, found " + lines.size());
             }
-            JsonNode node = FileFormat.parse(lines.get(1), "line 2");
-            if (!node.isObject()) {
+            java.util.Map<String, Object> node = FileFormat.object(FileFormat.parse(lines.get(1), "line 2"));
+            if (node == null) {
                 throw new Malformed("line 2 is not a JSON object");
             }
             return new CommitMetadata(FileFormat.longField(node, "nextBatchWatermarkMs", "line 2", 0L));

@@ -1,15 +1,8 @@
 package io.sluice.core.checkpoint;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.sluice.core.json.Json;
 
 import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -19,15 +12,6 @@ import java.util.List;
 
 /** The text conventions shared by every checkpoint file, and strict JSON reading and compact JSON writing. */
 final class FileFormat {
-
-    /**
-     * Strict: one JSON value per text, nothing after it, no duplicate keys. A file that Spark or Sluice wrote always
-     * passes; anything else is better reported than half-understood.
-     */
-    static final JsonMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build();
 
     private FileFormat() {
     }
@@ -43,20 +27,9 @@ final class FileFormat {
         }
     }
 
-    @FunctionalInterface
-    interface JsonWriter {
-        void write(JsonGenerator g) throws IOException;
-    }
-
     /** Compact JSON (no spaces), fields in the order written: what Spark's json4s rendering produces. */
-    static String json(JsonWriter writer) {
-        StringWriter out = new StringWriter();
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            writer.write(g);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringWriter does not fail
-        }
-        return out.toString();
+    static String json(Json.Writer writer) {
+        return Json.compact(writer);
     }
 
     /** The file's text: UTF-8, not empty, no carriage returns. */
@@ -98,42 +71,43 @@ final class FileFormat {
         return String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Parses one JSON value; {@code what} names it in the problem, e.g. {@code line 2}. */
-    static JsonNode parse(String text, String what) throws Malformed {
-        JsonNode node;
+    /**
+     * Parses exactly one JSON value, strictly (nothing after it, no duplicate keys): a file that Spark or Sluice
+     * wrote always passes; anything else is better reported than half-understood. {@code what} names the value in
+     * the problem, e.g. {@code line 2}. Values as {@link Json#parse}.
+     */
+    static Object parse(String text, String what) throws Malformed {
         try {
-            node = JSON.readTree(text);
-        } catch (JsonProcessingException e) {
+            return Json.parse(text);
+        } catch (IOException e) {
             throw new Malformed(what + " is not valid JSON", e);
         }
-        if (node == null || node.isMissingNode()) {
-            throw new Malformed(what + " is not valid JSON");
-        }
-        return node;
     }
 
     static boolean isJson(String text) {
-        try {
-            JsonNode node = JSON.readTree(text);
-            return node != null && !node.isMissingNode();
-        } catch (JsonProcessingException e) {
-            return false;
-        }
+        return Json.isValid(text);
+    }
+
+    /** The parsed value as an object's fields, or null when it is not a JSON object. */
+    @SuppressWarnings("unchecked")
+    static java.util.Map<String, Object> object(Object parsed) {
+        return parsed instanceof java.util.Map<?, ?> m ? (java.util.Map<String, Object>) m : null;
     }
 
     /**
      * An optional whole number field of a JSON object; {@code dflt} when absent, as Spark's json4s reading fills
      * defaults for fields an older writer did not know.
      */
-    static long longField(JsonNode object, String field, String what, long dflt) throws Malformed {
-        JsonNode v = object.get(field);
+    static long longField(java.util.Map<String, Object> object, String field, String what, long dflt)
+            throws Malformed {
+        Object v = object.get(field);
         if (v == null) {
             return dflt;
         }
-        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+        if (!(v instanceof Long l)) {
             throw new Malformed(what + ": \"" + field + "\" is not a whole number");
         }
-        return v.longValue();
+        return l;
     }
 
     /** A short, quoted rendering of untrusted file content for a message. */

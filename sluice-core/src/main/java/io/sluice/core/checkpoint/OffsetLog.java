@@ -1,6 +1,5 @@
 package io.sluice.core.checkpoint;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.nio.file.Files;
@@ -130,23 +129,24 @@ public final class OffsetLog {
             if (lines.size() < 3) {
                 throw new Malformed("expected at least 3 lines, found " + lines.size());
             }
-            JsonNode meta = FileFormat.parse(lines.get(1), "line 2");
-            if (!meta.isObject()) {
+            Map<String, Object> meta = FileFormat.object(FileFormat.parse(lines.get(1), "line 2"));
+            if (meta == null) {
                 throw new Malformed("line 2 is not a JSON object");
             }
             long watermark = FileFormat.longField(meta, "batchWatermarkMs", "line 2", 0L);
             long timestamp = FileFormat.longField(meta, "batchTimestampMs", "line 2", 0L);
             Map<String, String> conf = new LinkedHashMap<>();
-            JsonNode confNode = meta.get("conf");
-            if (confNode != null) {
-                if (!confNode.isObject()) {
+            Object confValue = meta.get("conf");
+            if (confValue != null) {
+                Map<String, Object> confNode = FileFormat.object(confValue);
+                if (confNode == null) {
                     throw new Malformed("line 2: \"conf\" is not a JSON object");
                 }
-                for (Map.Entry<String, JsonNode> e : confNode.properties()) {
-                    if (!e.getValue().isTextual()) {
+                for (Map.Entry<String, Object> e : confNode.entrySet()) {
+                    if (!(e.getValue() instanceof String v)) {
                         throw new Malformed("line 2: conf \"" + e.getKey() + "\" is not a string");
                     }
-                    conf.put(e.getKey(), e.getValue().textValue());
+                    conf.put(e.getKey(), v);
                 }
             }
             List<String> offsets = new ArrayList<>(lines.size() - 2);

@@ -1,6 +1,5 @@
 package io.sluice.core.checkpoint;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.io.IOException;
@@ -58,12 +57,10 @@ final class QueryMetadata {
 
     private static String read(Path file, byte[] bytes) {
         try {
-            JsonNode node = FileFormat.parse(FileFormat.text(bytes), "it");
-            JsonNode id = node.isObject() ? node.get("id") : null;
-            if (id == null || !id.isTextual()) {
+            java.util.Map<String, Object> node = FileFormat.object(FileFormat.parse(FileFormat.text(bytes), "it"));
+            if (node == null || !(node.get("id") instanceof String text)) {
                 throw new Malformed("it is not a JSON object with a string \"id\"");
             }
-            String text = id.textValue();
             try {
                 // Spark parses the id as a UUID too; a canonical (lower-case) form is what both write.
                 if (!UUID.fromString(text).toString().equals(text)) {

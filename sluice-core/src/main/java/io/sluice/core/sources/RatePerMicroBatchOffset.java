@@ -1,13 +1,12 @@
 package io.sluice.core.sources;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.api.Offset;
+import io.sluice.core.json.Json;
+
+import java.util.Map;
 
 /** {@code {"offset":<rows so far>,"timestamp":<event time of the next batch>}}, in that key order. */
 record RatePerMicroBatchOffset(long offset, long timestamp) implements Offset {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @Override
     public String json() {
         return "{\"offset\":" + offset + ",\"timestamp\":" + timestamp + "}";
@@ -19,18 +18,18 @@ record RatePerMicroBatchOffset(long offset, long timestamp) implements Offset {
     }
 
     static RatePerMicroBatchOffset parse(String json) {
-        JsonNode n;
+        Object n;
         try {
-            n = JSON.readTree(json);
+            n = Json.parse(json);
         } catch (Exception e) {
             throw new IllegalArgumentException("Invalid rate-micro-batch offset '" + json + "': " + e.getMessage(), e);
         }
-        if (n == null || !n.isObject() || !n.path("offset").canConvertToExactIntegral()
-                || !n.path("timestamp").canConvertToExactIntegral()) {
+        if (!(n instanceof Map<?, ?> m) || !(m.get("offset") instanceof Long offset)
+                || !(m.get("timestamp") instanceof Long timestamp)) {
             throw new IllegalArgumentException("Invalid rate-micro-batch offset '" + json
                     + "': expected {\"offset\":<long>,\"timestamp\":<long>}");
         }
-        return new RatePerMicroBatchOffset(n.get("offset").asLong(), n.get("timestamp").asLong());
+        return new RatePerMicroBatchOffset(offset, timestamp);
     }
 
     static RatePerMicroBatchOffset of(Offset o) {
