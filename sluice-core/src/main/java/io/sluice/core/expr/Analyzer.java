@@ -366,8 +366,8 @@ final class Analyzer {
             default -> Eval.IDIV;
         };
         if (common instanceof DecimalType) {
-            DecimalType dl = lt instanceof DecimalType d ? d : Types.decimalFor(lt);
-            DecimalType dr = rt instanceof DecimalType d ? d : Types.decimalFor(rt);
+            DecimalType dl = lt instanceof DecimalType d ? d : decimalOperand(l, lt);
+            DecimalType dr = rt instanceof DecimalType d ? d : decimalOperand(r, rt);
             Bound lb = coerce(l, dl);
             Bound rb = coerce(r, dr);
             DataType result = code == Eval.IDIV ? AtomicType.LONG_TYPE : decimalResult(code, dl, dr);
@@ -388,6 +388,19 @@ final class Analyzer {
         Eval e = Types.isIntegral(common) ? new Eval.IntegralArith(lb.eval, rb.eval, code, common)
                 : new Eval.FractionalArith(lb.eval, rb.eval, code, common == AtomicType.FLOAT_TYPE);
         return make(e, common, true, sql, origin, lb, rb);
+    }
+
+    /**
+     * The decimal type an integral operand takes beside a decimal: its type's full width, or for a literal only
+     * the digits it has (Spark's {@code literalPickMinimumPrecision}), so {@code price * 2} stays narrow.
+     */
+    private static DecimalType decimalOperand(Bound b, DataType integral) {
+        if (b.eval instanceof Eval.Const c && c.value instanceof Number n && !b.nullType) {
+            long v = n.longValue();
+            int digits = v == 0 ? 1 : java.math.BigDecimal.valueOf(v).precision();
+            return new DecimalType(digits, 0);
+        }
+        return Types.decimalFor(integral);
     }
 
     /** Spark's decimal result types (DecimalPrecision, precision loss allowed). */

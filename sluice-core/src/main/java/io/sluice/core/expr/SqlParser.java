@@ -66,7 +66,8 @@ public final class SqlParser {
         Objects.requireNonNull(sql, "sql");
         SqlParser p = new SqlParser(sql);
         Expr e = p.namedExpression();
-        p.expectEnd("an operator, an alias or end of input");
+        p.expectEnd(e instanceof Expr.Alias || e instanceof Expr.Star ? "end of input"
+                : "an operator, an alias or end of input");
         return e;
     }
 
@@ -176,7 +177,7 @@ public final class SqlParser {
     private Expr or() {
         Expr left = and();
         while (peek().isKeyword("OR")) {
-            Token op = next();
+            next();
             left = new Expr.Binary("OR", left, and(), left.origin());
         }
         return left;
