@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -481,10 +480,5 @@ final class Casts {
 
     static Instant ofMicros(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
-    }
-
-    /** Test hook: bytes compare as unsigned, as Spark orders binary values. */
-    static int compareBinary(byte[] a, byte[] b) {
-        return Arrays.compareUnsigned(a, b);
     }
 }
