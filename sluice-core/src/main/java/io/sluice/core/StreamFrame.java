@@ -1,14 +1,31 @@
 package io.sluice.core;
 
 import io.sluice.api.Row;
+import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
+import io.sluice.core.expr.Compiler;
+import io.sluice.core.expr.Expr;
+import io.sluice.core.expr.SqlParser;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * An unbounded table of rows from a source: what {@code readStream().load()} returns, the twin of a streaming
  * DataFrame. Immutable. Start a query on it with {@link #writeStream()}.
+ *
+ * <p>Transformations ({@link #select(Column...)}, {@link #selectExpr}, {@link #where(String)},
+ * {@link #withColumn}, {@link #drop}, {@link #withColumnRenamed}, {@link #map}...) return a new frame and leave
+ * this one as it is. Each resolves its column names and checks its types at once, against {@link #schema()}, and
+ * throws {@link AnalysisException} (or {@link ParseException} for SQL text that does not parse) there, before any
+ * query starts. Rows are transformed on the reader threads between the source and the sink; rows a projection
+ * produces carry the new schema ({@link Row#getAs(String)} works). Column names are case-insensitive, as in
+ * Spark. The SQL syntax and the functions are listed in docs/transformations.md.
  */
 public final class StreamFrame {
     private final Sluice sluice;
@@ -48,6 +65,190 @@ public final class StreamFrame {
 
     Sluice sluice() {
         return sluice;
+    }
+
+    /** The column names, in order, as Spark's {@code columns}. */
+    public String[] columns() {
+        return schema.fieldNames().toArray(new String[0]);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Transformations
+
+    /**
+     * Selects columns by name, as Spark's {@code select(String...)}: {@code "amount"}, a nested field
+     * {@code "data.amount"} (named {@code amount}), {@code "*"} for every column and {@code "data.*"} for every
+     * field of a struct column. Names are not SQL: use {@link #selectExpr} for expressions.
+     *
+     * @throws AnalysisException for a name that does not resolve
+     */
+    public StreamFrame select(String... columns) {
+        return project(Arrays.stream(columns).map(SqlParser::parseColumnName).toList());
+    }
+
+    /**
+     * Selects expressions, as Spark's {@code select(Column...)}. A column without an alias is named as Spark
+     * names it (a column or field keeps its name; {@code col("a").plus(1)} is {@code (a + 1)}).
+     *
+     * @throws AnalysisException for anything that does not resolve
+     */
+    public StreamFrame select(Column... columns) {
+        return project(Arrays.stream(columns).map(Column::expr).toList());
+    }
+
+    /**
+     * Selects SQL expressions, as Spark's {@code selectExpr}: {@code "CAST(value AS STRING) AS json"},
+     * {@code "amount * 2 doubled"}, {@code "*"}, {@code "data.*"}.
+     *
+     * @throws ParseException when an expression does not parse
+     * @throws AnalysisException for anything that does not resolve
+     */
+    public StreamFrame selectExpr(String... expressions) {
+        List<Expr> items = new ArrayList<>();
+        for (String e : expressions) {
+            items.add(SqlParser.parseNamedExpression(e));
+        }
+        return project(items);
+    }
+
+    /**
+     * Keeps the rows for which the SQL condition is TRUE (FALSE and NULL drop the row), as Spark's
+     * {@code where("amount > 100")}.
+     *
+     * @throws ParseException when the condition does not parse
+     * @throws AnalysisException for anything that does not resolve, or a condition that is not boolean
+     */
+    public StreamFrame where(String condition) {
+        return filterExpr(SqlParser.parseExpression(condition));
+    }
+
+    /** Keeps the rows for which the condition is TRUE, as Spark's {@code where(Column)}. */
+    public StreamFrame where(Column condition) {
+        return filterExpr(condition.expr());
+    }
+
+    /** Same as {@link #where(String)}. */
+    public StreamFrame filter(String condition) {
+        return where(condition);
+    }
+
+    /** Same as {@link #where(Column)}. */
+    public StreamFrame filter(Column condition) {
+        return where(condition);
+    }
+
+    /**
+     * Keeps the rows the predicate accepts. It receives each row with this frame's schema attached, so
+     * {@code row.getAs("amount")} works; it runs on several reader threads at once, so it must be thread-safe.
+     * An exception it throws fails the query.
+     */
+    public StreamFrame filter(Predicate<Row> predicate) {
+        Objects.requireNonNull(predicate, "predicate");
+        StructType in = schema;
+        return with(row -> predicate.test(withSchema(row, in)) ? row : null, schema);
+    }
+
+    /**
+     * Adds a column, or replaces the column of that name (case-insensitively, in place), as Spark's
+     * {@code withColumn}.
+     *
+     * @throws AnalysisException when the column does not resolve
+     */
+    public StreamFrame withColumn(String name, Column column) {
+        Objects.requireNonNull(name, "name");
+        Expr value = new Expr.Alias(column.expr(), name, null);
+        List<Expr> items = new ArrayList<>();
+        boolean replaced = false;
+        for (int i = 0; i < schema.size(); i++) {
+            if (schema.field(i).name().equalsIgnoreCase(name)) {
+                items.add(value);
+                replaced = true;
+            } else {
+                items.add(new Expr.InputColumn(i, schema.field(i).name()));
+            }
+        }
+        if (!replaced) {
+            items.add(value);
+        }
+        return project(items);
+    }
+
+    /**
+     * Removes the named top-level columns (case-insensitively); names that match no column are ignored, as in
+     * Spark.
+     */
+    public StreamFrame drop(String... names) {
+        List<String> lower = Arrays.stream(names).map(n -> n.toLowerCase(Locale.ROOT)).toList();
+        List<Expr> items = new ArrayList<>();
+        for (int i = 0; i < schema.size(); i++) {
+            if (!lower.contains(schema.field(i).name().toLowerCase(Locale.ROOT))) {
+                items.add(new Expr.InputColumn(i, schema.field(i).name()));
+            }
+        }
+        return items.size() == schema.size() ? this : project(items);
+    }
+
+    /**
+     * Renames the column {@code existing} (case-insensitively; every column of that name) to {@code newName}; a
+     * no-op when there is no such column, as in Spark.
+     */
+    public StreamFrame withColumnRenamed(String existing, String newName) {
+        Objects.requireNonNull(newName, "newName");
+        List<StructField> fields = new ArrayList<>();
+        boolean renamed = false;
+        for (StructField f : schema.fields()) {
+            if (f.name().equalsIgnoreCase(existing)) {
+                fields.add(new StructField(newName, f.dataType(), f.nullable()));
+                renamed = true;
+            } else {
+                fields.add(f);
+            }
+        }
+        if (!renamed) {
+            return this;
+        }
+        StructType renamedSchema = new StructType(fields);
+        return with(row -> row.attach(renamedSchema), renamedSchema);
+    }
+
+    /**
+     * Transforms each row with a Java function, as Spark's {@code map} with an encoder: {@code outputSchema}
+     * describes the rows it returns. It receives rows with this frame's schema attached and runs on several reader
+     * threads at once, so it must be thread-safe. Each row it returns must have {@code outputSchema.size()} values
+     * of the Java types {@link io.sluice.api.types.DataType} lists (the count is checked, the types are not);
+     * returning null, or a row of another size, fails the query. Use {@link #filter(Predicate)} to drop rows.
+     */
+    public StreamFrame map(Function<Row, Row> function, StructType outputSchema) {
+        Objects.requireNonNull(function, "function");
+        Objects.requireNonNull(outputSchema, "outputSchema");
+        StructType in = schema;
+        return with(row -> {
+            Row out = function.apply(withSchema(row, in));
+            if (out == null) {
+                throw new NullPointerException("The map function returned null for the row " + row
+                        + "; it must return a row of " + outputSchema.simpleString() + " (use filter to drop rows)");
+            }
+            if (out.size() != outputSchema.size()) {
+                throw new IllegalArgumentException("The map function returned a row of " + out.size() + " values, "
+                        + out + ", but its output schema " + outputSchema.simpleString() + " has "
+                        + outputSchema.size() + " columns");
+            }
+            return out.schema() == outputSchema ? out : out.attach(outputSchema);
+        }, outputSchema);
+    }
+
+    private static Row withSchema(Row row, StructType schema) {
+        return row.schema() == schema ? row : row.attach(schema);
+    }
+
+    private StreamFrame project(List<Expr> items) {
+        Compiler.Projection p = Compiler.projection(schema, items, sluice.clock());
+        return p.isIdentity() ? this : with(p::apply, p.schema());
+    }
+
+    private StreamFrame filterExpr(Expr condition) {
+        Compiler.Condition c = Compiler.condition(schema, condition, sluice.clock());
+        return with(row -> c.test(row) ? row : null, schema);
     }
 
     /** True for a frame from {@link Sluice#readStream()}, false for a one-off read from {@link Sluice#read()}. */

@@ -1,0 +1,232 @@
+package io.sluice.core;
+
+import io.sluice.api.types.DataType;
+import io.sluice.api.types.MapType;
+import io.sluice.api.types.StructType;
+import io.sluice.core.expr.Expr;
+import io.sluice.core.expr.Literals;
+import io.sluice.core.expr.SqlParser;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Builds {@link Column}s, the twin of Spark's {@code org.apache.spark.sql.functions}. Each method mirrors the SQL
+ * function of the same name in {@code selectExpr}/{@code where} text; docs/transformations.md lists argument and
+ * result types. Nothing here looks at a frame: names and types are checked when the column is used.
+ */
+public final class Functions {
+    private Functions() {
+    }
+
+    /**
+     * A column by name: {@code "amount"}, a nested field {@code "data.amount"}, a name with dots in backquotes
+     * {@code "`a.b`"}, or {@code "*"} / {@code "data.*"} (in {@code select} only). Case-insensitive, as Spark.
+     */
+    public static Column col(String name) {
+        return new Column(SqlParser.parseColumnName(name));
+    }
+
+    /** Same as {@link #col(String)}. */
+    public static Column column(String name) {
+        return col(name);
+    }
+
+    /**
+     * A constant: {@code Integer} (int), {@code Long} (bigint), {@code Short}, {@code Byte}, {@code Float},
+     * {@code Double}, {@code BigDecimal} (decimal of its precision and scale), {@code String}, {@code Boolean},
+     * {@code LocalDate} (date), {@code Instant} (timestamp), {@code byte[]} (binary), null (NULL), or a
+     * {@link Column}, returned as it is.
+     *
+     * @throws IllegalArgumentException for a value of another class
+     */
+    public static Column lit(Object value) {
+        if (value instanceof Column c) {
+            return c;
+        }
+        return new Column(literal(value));
+    }
+
+    private static Expr.Literal literal(Object value) {
+        return Literals.of(value);
+    }
+
+    /**
+     * A column from SQL expression text, as Spark's {@code expr}: {@code expr("amount * 2")},
+     * {@code expr("CAST(value AS STRING)")}. An alias is allowed ({@code expr("amount * 2 AS doubled")}).
+     *
+     * @throws ParseException when the text does not parse (names are resolved later, when the column is used)
+     */
+    public static Column expr(String sql) {
+        return new Column(SqlParser.parseNamedExpression(sql));
+    }
+
+    /** {@code NOT e}. */
+    public static Column not(Column e) {
+        return e.not();
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // JSON
+
+    /**
+     * Parses a JSON string column into a struct of {@code schema}, as Spark's {@code from_json}. A JSON null or
+     * empty string gives NULL; malformed JSON gives a struct whose fields are all NULL (Spark's PERMISSIVE mode);
+     * a field of the wrong JSON type is NULL and the other fields are kept.
+     */
+    public static Column fromJson(Column json, StructType schema) {
+        return fromJson(json, schema, Map.of());
+    }
+
+    /**
+     * {@link #fromJson(Column, StructType)} with options: {@code mode} (PERMISSIVE or FAILFAST),
+     * {@code timestampFormat}, {@code dateFormat}, {@code allowComments}, {@code allowUnquotedFieldNames},
+     * {@code allowSingleQuotes}, {@code allowNumericLeadingZeros}, {@code allowNonNumericNumbers},
+     * {@code allowBackslashEscapingAnyCharacter}, {@code allowUnquotedControlChars}.
+     */
+    public static Column fromJson(Column json, StructType schema, Map<String, String> options) {
+        return fromJson(json, schema.toDDL(), options);
+    }
+
+    /**
+     * {@code from_json} with the schema in DDL: {@code "seq long, account string"}, {@code "struct<a: int>"},
+     * {@code "array<struct<a: int>>"} or {@code "map<string, int>"}.
+     */
+    public static Column fromJson(Column json, String ddlSchema) {
+        return fromJson(json, ddlSchema, Map.of());
+    }
+
+    public static Column fromJson(Column json, String ddlSchema, Map<String, String> options) {
+        List<Expr> args = new ArrayList<>(List.of(json.expr(), literal(Objects.requireNonNull(ddlSchema, "schema"))));
+        if (!options.isEmpty()) {
+            args.add(optionsLiteral(options));
+        }
+        return call("from_json", args);
+    }
+
+    /**
+     * A struct, array or map column as JSON text, as Spark's {@code to_json}: null fields are left out,
+     * timestamps are written {@code 2026-10-02T00:00:00.000Z}, dates {@code 2026-10-02}.
+     */
+    public static Column toJson(Column value) {
+        return toJson(value, Map.of());
+    }
+
+    /** {@link #toJson(Column)} with options: {@code timestampFormat}, {@code dateFormat}, {@code ignoreNullFields}. */
+    public static Column toJson(Column value, Map<String, String> options) {
+        List<Expr> args = new ArrayList<>(List.of(value.expr()));
+        if (!options.isEmpty()) {
+            args.add(optionsLiteral(options));
+        }
+        return call("to_json", args);
+    }
+
+    private static Expr optionsLiteral(Map<String, String> options) {
+        Map<String, String> copy = new LinkedHashMap<>(options);
+        return new Expr.Literal(copy, MapType.of(DataType.stringType(), DataType.stringType()), "map(...)", null);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Null handling, strings, numbers, time
+
+    /** The first non-null argument; the arguments are brought to a common type. */
+    public static Column coalesce(Column... columns) {
+        return call("coalesce", columns);
+    }
+
+    /** The arguments as strings, joined; NULL when any is NULL. */
+    public static Column concat(Column... columns) {
+        return call("concat", columns);
+    }
+
+    /** The non-null arguments as strings, joined with {@code separator}. */
+    public static Column concatWs(String separator, Column... columns) {
+        List<Expr> args = new ArrayList<>();
+        args.add(literal(separator));
+        Arrays.stream(columns).map(Column::expr).forEach(args::add);
+        return call("concat_ws", args);
+    }
+
+    public static Column lower(Column e) {
+        return call("lower", e);
+    }
+
+    public static Column upper(Column e) {
+        return call("upper", e);
+    }
+
+    /** Characters (code points) of a string, bytes of a binary value. */
+    public static Column length(Column e) {
+        return call("length", e);
+    }
+
+    /** Spaces removed at both ends (only U+0020, as Spark). */
+    public static Column trim(Column e) {
+        return call("trim", e);
+    }
+
+    /**
+     * {@code len} characters from 1-based position {@code pos}, as Spark's {@code substring}: 0 counts as 1, a
+     * negative position counts from the end.
+     */
+    public static Column substring(Column str, int pos, int len) {
+        return call("substring", List.of(str.expr(), literal(pos), literal(len)));
+    }
+
+    public static Column abs(Column e) {
+        return call("abs", e);
+    }
+
+    /** Rounded half up to 0 decimal places. */
+    public static Column round(Column e) {
+        return call("round", e);
+    }
+
+    /** Rounded half up to {@code scale} decimal places (negative: tens, hundreds...). */
+    public static Column round(Column e, int scale) {
+        return call("round", List.of(e.expr(), literal(scale)));
+    }
+
+    /** A string parsed as a timestamp the way CAST does (ISO forms such as {@code 2026-10-02T10:15:30Z}); else NULL. */
+    public static Column toTimestamp(Column e) {
+        return call("to_timestamp", e);
+    }
+
+    /** A string parsed with a Spark datetime pattern such as {@code "yyyy-MM-dd HH:mm:ss"}; NULL when it does not match. */
+    public static Column toTimestamp(Column e, String format) {
+        return call("to_timestamp", List.of(e.expr(), literal(format)));
+    }
+
+    public static Column toDate(Column e) {
+        return call("to_date", e);
+    }
+
+    public static Column toDate(Column e, String format) {
+        return call("to_date", List.of(e.expr(), literal(format)));
+    }
+
+    /**
+     * The time now, from the Sluice instance's clock, read each time a row is evaluated (Spark fixes it once per
+     * batch; see docs/transformations.md).
+     */
+    public static Column currentTimestamp() {
+        return call("current_timestamp", List.of());
+    }
+
+    /** Today's date in UTC, from the Sluice instance's clock. */
+    public static Column currentDate() {
+        return call("current_date", List.of());
+    }
+
+    private static Column call(String name, Column... args) {
+        return call(name, Arrays.stream(args).map(Column::expr).toList());
+    }
+
+    private static Column call(String name, List<Expr> args) {
+        return new Column(new Expr.Call(name, args, null));
+    }
+}

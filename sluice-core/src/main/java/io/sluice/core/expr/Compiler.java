@@ -1,0 +1,135 @@
+package io.sluice.core.expr;
+
+import io.sluice.api.Row;
+import io.sluice.api.SluiceClock;
+import io.sluice.api.types.AtomicType;
+import io.sluice.api.types.StructField;
+import io.sluice.api.types.StructType;
+import io.sluice.core.AnalysisException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Compiles resolved expressions into the row steps the engine runs: a {@link Projection} (select) or a
+ * {@link Condition} (where). Internal to Sluice; the public entry points are {@code StreamFrame}'s methods.
+ */
+public final class Compiler {
+    private Compiler() {
+    }
+
+    /**
+     * A projection of {@code items} over rows of {@code input}: {@code *} and {@code a.*} expand to columns,
+     * other items are resolved and named.
+     *
+     * @throws AnalysisException for anything that does not resolve
+     */
+    public static Projection projection(StructType input, List<Expr> items, SluiceClock clock) {
+        Analyzer analyzer = new Analyzer(input, clock);
+        List<Eval> evals = new ArrayList<>();
+        List<StructField> fields = new ArrayList<>();
+        for (Expr item : items) {
+            if (item instanceof Expr.Star star) {
+                expand(analyzer, star, evals, fields);
+                continue;
+            }
+            Analyzer.Bound b = analyzer.resolve(item);
+            // An untyped NULL column: Spark's void type, which Sluice does not have, becomes a string column.
+            fields.add(new StructField(b.name(), b.nullType() ? AtomicType.STRING_TYPE : b.type(), b.nullable()));
+            evals.add(b.eval());
+        }
+        return new Projection(evals.toArray(new Eval[0]), new StructType(fields), input);
+    }
+
+    private static void expand(Analyzer analyzer, Expr.Star star, List<Eval> evals, List<StructField> fields) {
+        StructType input = analyzer.input();
+        if (star.qualifier().isEmpty()) {
+            for (int i = 0; i < input.size(); i++) {
+                evals.add(new Eval.Input(i));
+                fields.add(input.field(i));
+            }
+            return;
+        }
+        List<String> q = star.qualifier();
+        if (input.indexOf(q.get(0)) < 0) {
+            String name = String.join(".", q.stream().map(Analyzer::quote).toList());
+            throw Origin.error("Cannot resolve `" + name + ".*` given input columns: ["
+                    + String.join(", ", input.fieldNames().stream().map(n -> "`" + n + "`").toList()) + "].",
+                    star.origin());
+        }
+        Analyzer.Bound base = analyzer.resolve(new Expr.ColumnRef(q, star.origin()));
+        if (!(base.type() instanceof StructType s)) {
+            throw Origin.error("Can only star expand struct data types. Attribute: `" + base.sql()
+                    + "` has the type " + Types.quoted(base.type()) + ".", star.origin());
+        }
+        for (int i = 0; i < s.size(); i++) {
+            StructField f = s.field(i);
+            evals.add(new Eval.GetField(base.eval(), i));
+            fields.add(new StructField(f.name(), f.dataType(), f.nullable() || base.nullable()));
+        }
+    }
+
+    /**
+     * A filter condition over rows of {@code input}; it must be boolean.
+     *
+     * @throws AnalysisException for anything that does not resolve, or a condition that is not boolean
+     */
+    public static Condition condition(StructType input, Expr condition, SluiceClock clock) {
+        Analyzer.Bound b = new Analyzer(input, clock).resolve(condition);
+        if (!b.nullType() && b.type() != AtomicType.BOOLEAN_TYPE) {
+            throw Origin.error("Cannot resolve \"" + b.sql() + "\" due to data type mismatch: Filter expression \""
+                    + b.sql() + "\" of type " + Types.quoted(b.type()) + " is not a boolean.", condition.origin());
+        }
+        return new Condition(b.eval());
+    }
+
+    /** A compiled select list. Immutable and thread-safe. */
+    public static final class Projection {
+        private final Eval[] evals;
+        private final StructType schema;
+        private final boolean identity;
+
+        Projection(Eval[] evals, StructType schema, StructType input) {
+            this.evals = evals;
+            this.schema = schema;
+            boolean same = evals.length == input.size() && schema.equals(input);
+            for (int i = 0; same && i < evals.length; i++) {
+                same = evals[i] instanceof Eval.Input in && in.index == i;
+            }
+            this.identity = same;
+        }
+
+        /** The schema of the rows {@link #apply} returns. */
+        public StructType schema() {
+            return schema;
+        }
+
+        /** True when the projection returns its input unchanged (as {@code select("*")}). */
+        public boolean isIdentity() {
+            return identity;
+        }
+
+        /** The projected row, carrying {@link #schema()}. */
+        public Row apply(Row row) {
+            Object[] out = new Object[evals.length];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = evals[i].eval(row);
+            }
+            return Row.wrap(out).attach(schema);
+        }
+    }
+
+    /** A compiled filter condition. Immutable and thread-safe. */
+    public static final class Condition {
+        private final Eval eval;
+
+        Condition(Eval eval) {
+            this.eval = eval;
+        }
+
+        /** True when the condition is TRUE for the row; FALSE and NULL both drop it, as in SQL. */
+        public boolean test(Row row) {
+            return Eval.isTrue(eval.eval(row));
+        }
+    }
+}
