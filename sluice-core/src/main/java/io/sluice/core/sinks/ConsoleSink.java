@@ -20,7 +20,7 @@ import java.util.List;
  * <p><b>Beyond</b>: Spark collects the whole batch to the driver to print 20 rows; this sink keeps at most
  * {@code numRows + 1} rows per partition.
  */
-public final class ConsoleSink implements Sink {
+final class ConsoleSink implements Sink {
     static final String BANNER = "-------------------------------------------";
     private final StructType schema;
     private final int numRows;

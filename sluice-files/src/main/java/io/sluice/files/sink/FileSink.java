@@ -228,8 +228,25 @@ final class FileSink implements Sink {
         return "FileSink[" + options.pathOption + "]";
     }
 
+    /**
+     * Removes this query's staging folder, and the staging root when no other query uses it; kept when it holds a
+     * {@code .moving} record of files a failed commit could not take back (the next start deletes them).
+     */
     @Override
     public void close() {
+        try (DirectoryStream<Path> markers = Files.newDirectoryStream(staging, "*" + MOVING_SUFFIX)) {
+            if (markers.iterator().hasNext()) {
+                return;
+            }
+        } catch (IOException e) {
+            return; // no staging folder
+        }
+        Durable.deleteTree(staging);
+        try {
+            Files.deleteIfExists(staging.getParent());
+        } catch (IOException e) {
+            // Not empty (another query's staging) or not deletable: harmless, it is hidden.
+        }
     }
 
     // ---------------------------------------------------------------- a skipped batch
@@ -319,14 +336,18 @@ final class FileSink implements Sink {
                 log.add(batchId, entries);
             } catch (IOException | RuntimeException | Error e) {
                 if (!Files.exists(log.fileFor(batchId))) {
+                    boolean allDeleted = true;
                     for (Path p : moved) {
                         try {
                             Files.deleteIfExists(p);
                         } catch (IOException suppressed) {
+                            allDeleted = false;
                             e.addSuppressed(suppressed);
                         }
                     }
-                    Files.deleteIfExists(marker);
+                    if (allDeleted) {
+                        Files.deleteIfExists(marker);
+                    }
                 }
                 throw e;
             }
