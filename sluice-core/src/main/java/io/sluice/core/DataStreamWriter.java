@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Describes where and how a query writes, as Spark's {@code DataStreamWriter}, and starts it.
@@ -65,6 +66,49 @@ public final class DataStreamWriter {
     public DataStreamWriter options(Map<String, String> more) {
         more.forEach(this::option);
         return this;
+    }
+
+    /**
+     * Partitions the output of a file sink by these columns, as Spark's {@code partitionBy}: rows go under
+     * {@code col=value/} folders, and the partition columns are not written inside the files. The same as
+     * {@code option("partitionBy", "a,b")} (column names must not contain a comma); no columns clears it. Sinks
+     * that cannot partition ({@code foreach}, {@code foreachBatch}) refuse it at {@link #start()}.
+     */
+    public DataStreamWriter partitionBy(String... columns) {
+        options.keySet().removeIf(k -> k.equalsIgnoreCase("partitionBy"));
+        if (columns != null && columns.length > 0) {
+            options.put("partitionBy", String.join(",", columns));
+        }
+        return this;
+    }
+
+    /**
+     * Hands each micro-batch to {@code function}, as Spark's {@code foreachBatch}: once per batch, on the query
+     * thread, with all the batch's rows in memory. The batch counts as done only when the function returns; an
+     * exception fails the query. After a crash the batch that was running is delivered again with the same id:
+     * the function must be idempotent per batch id (see {@link ForeachBatchFunction}). Needs a
+     * {@code checkpointLocation}.
+     */
+    public DataStreamWriter foreachBatch(ForeachBatchFunction function) {
+        return sink(new ForeachBatchSinkProvider(Objects.requireNonNull(function, "function")));
+    }
+
+    /**
+     * Writes each row with {@code writer}, as Spark's {@code foreach}. The same instance serves every partition,
+     * concurrently, from several threads: it must be thread-safe (Spark gives each task its own copy; use
+     * {@link #foreach(Supplier)} for that). Needs a {@code checkpointLocation}. See {@link ForeachWriter}.
+     */
+    public DataStreamWriter foreach(ForeachWriter writer) {
+        Objects.requireNonNull(writer, "writer");
+        return sink(new ForeachSinkProvider(() -> writer));
+    }
+
+    /**
+     * Writes each row with a writer from {@code writers}: a new one for each partition of each batch, used by one
+     * thread, as Spark's per-task copy. See {@link ForeachWriter}.
+     */
+    public DataStreamWriter foreach(Supplier<? extends ForeachWriter> writers) {
+        return sink(new ForeachSinkProvider(Objects.requireNonNull(writers, "writers")));
     }
 
     /** A name for the query, unique among the active queries of the Sluice instance; also the memory sink's table. */

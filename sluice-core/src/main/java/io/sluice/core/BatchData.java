@@ -1,0 +1,47 @@
+package io.sluice.core;
+
+import io.sluice.api.Row;
+import io.sluice.api.types.StructType;
+
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The rows of one micro-batch, handed to a {@link ForeachBatchFunction}: immutable, in batch order (the input
+ * partitions in order, each partition's rows in the order read). Rows carry {@link #schema()}, so
+ * {@link Row#getAs(String)} works. The whole batch is held in memory: bound it with the source's read limits
+ * (e.g. {@code maxFilesPerTrigger}, {@code rowsPerBatch}).
+ */
+public final class BatchData {
+    private final StructType schema;
+    private final List<Row> rows;
+
+    BatchData(StructType schema, List<Row> rows) {
+        this.schema = schema;
+        this.rows = Collections.unmodifiableList(rows);
+    }
+
+    /** The schema of the rows. */
+    public StructType schema() {
+        return schema;
+    }
+
+    /** The rows, unmodifiable, in batch order. */
+    public List<Row> rows() {
+        return rows;
+    }
+
+    /** The number of rows. */
+    public long count() {
+        return rows.size();
+    }
+
+    public boolean isEmpty() {
+        return rows.isEmpty();
+    }
+
+    @Override
+    public String toString() {
+        return "BatchData[" + schema.simpleString() + ", " + rows.size() + " rows]";
+    }
+}

@@ -1,0 +1,57 @@
+package io.sluice.core.sinks;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.sink.SinkProvider;
+
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+/**
+ * {@code format("console")}: see {@link ConsoleSink}. Options: {@code numRows} (int, default 20),
+ * {@code truncate} (boolean, default true: cells cut at 20 characters), {@code timeZone} (how timestamps are
+ * shown, default UTC).
+ */
+public final class ConsoleSinkProvider implements SinkProvider {
+
+    @Override
+    public String shortName() {
+        return "console";
+    }
+
+    @Override
+    public void validate(Options options) {
+        options.getInt("numRows", 20);
+        options.getBoolean("truncate", true);
+        zone(options);
+    }
+
+    /** Printed output does not outlive the JVM, so a query may run on a temporary checkpoint. */
+    @Override
+    public boolean allowsTemporaryCheckpoint() {
+        return true;
+    }
+
+    @Override
+    public Sink createSink(SinkContext context) {
+        Options o = context.options();
+        return new ConsoleSink(context.schema(), o.getInt("numRows", 20), o.getBoolean("truncate", true), zone(o),
+                System.out);
+    }
+
+    private static ZoneId zone(Options o) {
+        String v = o.get("timeZone").orElse(null);
+        if (v == null) {
+            return ZoneOffset.UTC;
+        }
+        try {
+            return ZoneId.of(v.trim());
+        } catch (DateTimeException e) {
+            throw new InvalidOptionException("timeZone", v,
+                    "a region ID such as 'America/Los_Angeles' or an offset such as '+01:00' is accepted");
+        }
+    }
+}

@@ -1,0 +1,509 @@
+package io.sluice.files.sink;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Row;
+import io.sluice.api.SluiceClock;
+import io.sluice.api.sink.BatchWriter;
+import io.sluice.api.sink.PartitionWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.types.AtomicType;
+import io.sluice.api.types.DataType;
+import io.sluice.api.types.DecimalType;
+import io.sluice.api.types.StructField;
+import io.sluice.api.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * The file sink of one query run: Spark's FileStreamSink with its manifest, made crash-safe beyond Spark.
+ *
+ * <p>Batch N: each partition writer writes its rows to files in a hidden staging folder
+ * ({@code <output>/.sluice-staging/<queryId>/}), fsyncs them and hands them to {@link Batch#commit}, which
+ * records the planned final names ({@code <staging>/<N>.moving}), renames the files into place (their folders
+ * fsynced), then writes {@code _spark_metadata/N} atomically: from that moment the batch is committed. A batch id
+ * the manifest already holds is skipped (nothing written), so a re-run after a crash leaves one set of files. On
+ * start, files renamed by an attempt that crashed before its manifest are deleted and the staging folder emptied.
+ */
+final class FileSink implements Sink {
+    private static final Logger LOG = LoggerFactory.getLogger(FileSink.class);
+    static final String STAGING_DIR = ".sluice-staging";
+    private static final String MOVING_SUFFIX = ".moving";
+    private static final int BUFFER = 64 * 1024;
+    /** Files a partition writer keeps open at once under partitionBy; the least recently used is finished. */
+    static final int MAX_OPEN_FILES = 64;
+
+    private final FileSinkOptions options;
+    private final SluiceClock clock;
+    private final Path outputDir;
+    private final Path staging;
+    private final SinkLog log;
+    private final RowEncoder.Factory encoders;
+    private final PartitionPaths partitionPaths;
+    private final boolean partitioned;
+    private final String extension;
+    /** Whether this run has begun a batch before: a skip after that means the folder is shared (a warning). */
+    private boolean begun;
+
+    private FileSink(FileSinkOptions options, SinkContext context, RowEncoder.Factory encoders,
+                     PartitionPaths partitionPaths) throws IOException {
+        this.options = options;
+        this.clock = context.clock();
+        this.outputDir = options.outputDir;
+        this.staging = outputDir.resolve(STAGING_DIR).resolve(context.queryId());
+        this.encoders = encoders;
+        this.partitionPaths = partitionPaths;
+        this.partitioned = !options.partitionBy.isEmpty();
+        this.extension = options.format.extension + (options.gzip ? ".gz" : "");
+        Durable.createDirectories(outputDir);
+        this.log = new SinkLog(outputDir, options, clock);
+        recoverStaging();
+    }
+
+    /** Checks the options against the schema and opens the output; every problem is thrown here, in start(). */
+    static FileSink create(Format format, SinkContext context) {
+        FileSinkOptions options = FileSinkOptions.parse(format, context.options());
+        StructType schema = context.schema();
+        int[] partitionColumns = resolvePartitionColumns(options, schema);
+        Set<Integer> partitionSet = new HashSet<>();
+        for (int c : partitionColumns) {
+            partitionSet.add(c);
+        }
+        int[] dataColumns = new int[schema.size() - partitionColumns.length];
+        for (int i = 0, j = 0; i < schema.size(); i++) {
+            if (!partitionSet.contains(i)) {
+                dataColumns[j++] = i;
+            }
+        }
+        RowEncoder.Factory encoders = switch (format) {
+            case JSON -> new JsonEncoders(schema, dataColumns, options);
+            case CSV -> {
+                for (int c : dataColumns) {
+                    StructField f = schema.field(c);
+                    if (!(f.dataType() instanceof AtomicType || f.dataType() instanceof DecimalType)) {
+                        throw unsupportedType(format, f);
+                    }
+                }
+                yield new CsvEncoders(schema, dataColumns, options);
+            }
+            case TEXT -> {
+                if (dataColumns.length != 1) {
+                    throw new IllegalArgumentException("Text data source supports only a single column, and you have "
+                            + dataColumns.length + " columns.");
+                }
+                StructField f = schema.field(dataColumns[0]);
+                if (f.dataType() != AtomicType.STRING_TYPE) {
+                    throw unsupportedType(format, f);
+                }
+                yield new TextEncoders(dataColumns[0], options);
+            }
+        };
+        String[] names = new String[partitionColumns.length];
+        DataType[] types = new DataType[partitionColumns.length];
+        for (int i = 0; i < partitionColumns.length; i++) {
+            names[i] = schema.field(partitionColumns[i]).name();
+            types[i] = schema.field(partitionColumns[i]).dataType();
+        }
+        try {
+            return new FileSink(options, context, encoders,
+                    new PartitionPaths(partitionColumns, names, types, options.zone));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot open the file sink's output " + options.outputDir + ": " + e, e);
+        }
+    }
+
+    private static int[] resolvePartitionColumns(FileSinkOptions options, StructType schema) {
+        List<String> cols = options.partitionBy;
+        String value = String.join(",", cols);
+        int[] out = new int[cols.size()];
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < cols.size(); i++) {
+            int idx = schema.indexOf(cols.get(i));
+            if (idx < 0) {
+                throw new InvalidOptionException("partitionBy", value, "Partition column `" + cols.get(i)
+                        + "` not found in schema " + schema.simpleString(), true);
+            }
+            if (!seen.add(idx)) {
+                throw new InvalidOptionException("partitionBy", value, "[COLUMN_ALREADY_EXISTS] The column `"
+                        + schema.field(idx).name().toLowerCase(java.util.Locale.ROOT)
+                        + "` already exists. Choose another name or rename the existing column.", true);
+            }
+            DataType t = schema.field(idx).dataType();
+            if (!(t instanceof AtomicType || t instanceof DecimalType)) {
+                throw new InvalidOptionException("partitionBy", value, "[INVALID_PARTITION_COLUMN_DATA_TYPE] Cannot use "
+                        + "\"" + t.sql() + "\" for partition column.", true);
+            }
+            out[i] = idx;
+        }
+        if (cols.size() > 0 && cols.size() == schema.size()) {
+            throw new InvalidOptionException("partitionBy", value,
+                    "[ALL_PARTITION_COLUMNS_NOT_ALLOWED] Cannot use all columns for partition columns.", true);
+        }
+        return out;
+    }
+
+    private static IllegalArgumentException unsupportedType(Format format, StructField f) {
+        return new IllegalArgumentException("[UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE] The " + format.displayName
+                + " datasource doesn't support the column `" + f.name().replace("`", "``") + "` of the type \""
+                + f.dataType().sql() + "\".");
+    }
+
+    /**
+     * Clears what a crashed run left: files renamed into place for a batch whose manifest was never written are
+     * deleted (the manifest never listed them); staged files are dropped.
+     */
+    private void recoverStaging() throws IOException {
+        if (!Files.isDirectory(staging)) {
+            return;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(staging, "*" + MOVING_SUFFIX)) {
+            for (Path marker : ds) {
+                String name = marker.getFileName().toString();
+                long batchId;
+                try {
+                    batchId = Long.parseLong(name.substring(0, name.length() - MOVING_SUFFIX.length()));
+                } catch (NumberFormatException e) {
+                    continue;
+                }
+                if (batchId > log.latestBatchId()) {
+                    List<String> orphans = Files.readAllLines(marker, StandardCharsets.UTF_8);
+                    for (String rel : orphans) {
+                        if (!rel.isEmpty()) {
+                            Files.deleteIfExists(outputDir.resolve(rel));
+                        }
+                    }
+                    LOG.info("File sink {}: deleted {} file(s) of batch {}, moved into place by an attempt that "
+                            + "stopped before committing it", outputDir, orphans.size(), batchId);
+                }
+                Files.deleteIfExists(marker);
+            }
+        }
+        if (!Durable.deleteTree(staging)) {
+            LOG.warn("File sink {}: could not clear the staging folder {}", outputDir, staging);
+        }
+    }
+
+    @Override
+    public BatchWriter beginBatch(long batchId) {
+        boolean first = !begun;
+        begun = true;
+        if (batchId <= log.latestBatchId()) {
+            if (first) {
+                LOG.info("Skipping already committed batch {} in {}", batchId, outputDir);
+            } else {
+                LOG.warn("Skipping batch {}: the manifest in {} already holds batches up to {}. Is another query "
+                        + "writing to this folder?", batchId, outputDir, log.latestBatchId());
+            }
+            return new Skipped();
+        }
+        return new Batch(batchId);
+    }
+
+    @Override
+    public String description() {
+        return "FileSink[" + options.pathOption + "]";
+    }
+
+    /**
+     * Removes this query's staging folder, and the staging root when no other query uses it; kept when it holds a
+     * {@code .moving} record of files a failed commit could not take back (the next start deletes them).
+     */
+    @Override
+    public void close() {
+        try (DirectoryStream<Path> markers = Files.newDirectoryStream(staging, "*" + MOVING_SUFFIX)) {
+            if (markers.iterator().hasNext()) {
+                return;
+            }
+        } catch (IOException e) {
+            return; // no staging folder
+        }
+        Durable.deleteTree(staging);
+        try {
+            Files.deleteIfExists(staging.getParent());
+        } catch (IOException e) {
+            // Not empty (another query's staging) or not deletable: harmless, it is hidden.
+        }
+    }
+
+    // ---------------------------------------------------------------- a skipped batch
+
+    /** A batch the manifest already holds: rows are read (the engine reads them anyway) and dropped. */
+    private static final class Skipped implements BatchWriter {
+        @Override
+        public PartitionWriter partitionWriter(int partitionId) {
+            return new PartitionWriter() {
+                @Override
+                public void write(Row row) {
+                }
+
+                @Override
+                public Object commit() {
+                    return List.of();
+                }
+            };
+        }
+
+        @Override
+        public void commit(List<Object> partitionResults) {
+        }
+    }
+
+    // ---------------------------------------------------------------- a batch being written
+
+    /** A finished data file in the staging folder and where it goes. */
+    private record Staged(Path staged, String finalRelative, long size, long modificationTime) {
+    }
+
+    private final class Batch implements BatchWriter {
+        private final long batchId;
+        private final Path dir;
+
+        Batch(long batchId) {
+            this.batchId = batchId;
+            this.dir = staging.resolve(batchId + "-" + UUID.randomUUID());
+        }
+
+        @Override
+        public PartitionWriter partitionWriter(int partitionId) {
+            return new Partition(this, partitionId);
+        }
+
+        @Override
+        public void commit(List<Object> partitionResults) throws IOException {
+            List<Staged> files = new ArrayList<>();
+            for (Object r : partitionResults) {
+                if (r instanceof List<?> list) {
+                    for (Object o : list) {
+                        files.add((Staged) o);
+                    }
+                }
+            }
+            if (batchId <= log.latestBatchId()) {
+                Durable.deleteTree(dir);
+                return;
+            }
+            Path marker = staging.resolve(batchId + MOVING_SUFFIX);
+            List<Path> moved = new ArrayList<>(files.size());
+            try {
+                if (!files.isEmpty()) {
+                    StringBuilder sb = new StringBuilder();
+                    for (Staged f : files) {
+                        sb.append(f.finalRelative()).append('\n');
+                    }
+                    Files.deleteIfExists(marker);
+                    Durable.createNew(marker, clock.millis(),
+                            out -> out.write(sb.toString().getBytes(StandardCharsets.UTF_8)));
+                }
+                Set<Path> folders = new LinkedHashSet<>();
+                List<SinkFileStatus> entries = new ArrayList<>(files.size());
+                for (Staged f : files) {
+                    Path target = outputDir.resolve(f.finalRelative());
+                    Path folder = target.getParent();
+                    if (folders.add(folder)) {
+                        Durable.createDirectories(folder);
+                    }
+                    Durable.move(f.staged(), target);
+                    moved.add(target);
+                    entries.add(SinkFileStatus.added(target, f.size(), f.modificationTime()));
+                }
+                for (Path folder : folders) {
+                    Durable.fsyncDirectory(folder);
+                }
+                log.add(batchId, entries);
+            } catch (IOException | RuntimeException | Error e) {
+                if (!Files.exists(log.fileFor(batchId))) {
+                    boolean allDeleted = true;
+                    for (Path p : moved) {
+                        try {
+                            Files.deleteIfExists(p);
+                        } catch (IOException suppressed) {
+                            allDeleted = false;
+                            e.addSuppressed(suppressed);
+                        }
+                    }
+                    if (allDeleted) {
+                        Files.deleteIfExists(marker);
+                    }
+                }
+                throw e;
+            }
+            Files.deleteIfExists(marker);
+            Durable.deleteTree(dir);
+            LOG.debug("Committed batch {} to {}: {} file(s)", batchId, outputDir, files.size());
+        }
+
+        @Override
+        public void abort(Throwable cause) {
+            Durable.deleteTree(dir);
+        }
+    }
+
+    // ---------------------------------------------------------------- one partition of a batch
+
+    private final class Partition implements PartitionWriter {
+        private final Batch batch;
+        private final int partitionId;
+        /** Open files by partition folder ("" without partitionBy), least recently used first. */
+        private final LinkedHashMap<String, OutputFile> open = new LinkedHashMap<>(16, 0.75f, true);
+        private final List<Staged> done = new ArrayList<>();
+        private OutputFile single;
+
+        Partition(Batch batch, int partitionId) {
+            this.batch = batch;
+            this.partitionId = partitionId;
+        }
+
+        @Override
+        public void write(Row row) throws IOException {
+            if (!partitioned) {
+                if (single == null) {
+                    single = new OutputFile(batch.dir, "", partitionId);
+                }
+                single.encoder.write(row);
+                return;
+            }
+            String folder = partitionPaths.folderOf(row);
+            OutputFile f = open.get(folder);
+            if (f == null) {
+                if (open.size() >= MAX_OPEN_FILES) {
+                    Iterator<Map.Entry<String, OutputFile>> eldest = open.entrySet().iterator();
+                    OutputFile old = eldest.next().getValue();
+                    eldest.remove();
+                    done.add(old.finish());
+                }
+                f = new OutputFile(batch.dir, folder, partitionId);
+                open.put(folder, f);
+            }
+            f.encoder.write(row);
+        }
+
+        @Override
+        public Object commit() throws IOException {
+            if (single != null) {
+                done.add(single.finish());
+                single = null;
+            }
+            for (OutputFile f : open.values()) {
+                done.add(f.finish());
+            }
+            open.clear();
+            return List.copyOf(done);
+        }
+
+        @Override
+        public void abort() {
+            if (single != null) {
+                single.discard();
+            }
+            open.values().forEach(OutputFile::discard);
+            for (Staged s : done) {
+                try {
+                    Files.deleteIfExists(s.staged());
+                } catch (IOException e) {
+                    LOG.debug("Could not delete {}", s.staged(), e);
+                }
+            }
+        }
+    }
+
+    /** One data file being written in the staging folder. */
+    private final class OutputFile {
+        final String finalRelative;
+        final Path path;
+        final FileChannel channel;
+        final Counting counting;
+        final BufferedOutputStream buffered;
+        final GZIPOutputStream gzip;
+        final RowEncoder encoder;
+
+        OutputFile(Path batchDir, String folder, int partitionId) throws IOException {
+            String name = String.format("part-%05d-%s-c000%s", partitionId, UUID.randomUUID(), extension);
+            this.finalRelative = folder.isEmpty() ? name : folder + "/" + name;
+            Path parent = folder.isEmpty() ? batchDir : batchDir.resolve(folder);
+            Files.createDirectories(parent);
+            this.path = parent.resolve(name);
+            this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            try {
+                this.counting = new Counting(Channels.newOutputStream(channel));
+                this.buffered = new BufferedOutputStream(counting, BUFFER);
+                this.gzip = options.gzip ? new GZIPOutputStream(buffered, BUFFER) : null;
+                this.encoder = encoders.open(gzip != null ? gzip : buffered);
+            } catch (IOException | RuntimeException e) {
+                channel.close();
+                Files.deleteIfExists(path);
+                throw e;
+            }
+        }
+
+        /** Flushes, stamps the modification time from the query's clock, fsyncs and closes. */
+        Staged finish() throws IOException {
+            try {
+                encoder.finish();
+                if (gzip != null) {
+                    gzip.finish();
+                }
+                buffered.flush();
+                long mtime = clock.millis();
+                Files.setLastModifiedTime(path, FileTime.fromMillis(mtime));
+                channel.force(true);
+                return new Staged(path, finalRelative, counting.count, mtime);
+            } finally {
+                channel.close();
+            }
+        }
+
+        void discard() {
+            try {
+                channel.close();
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                LOG.debug("Could not delete {}", path, e);
+            }
+        }
+    }
+
+    /** Counts the bytes that reach the file (after compression). */
+    private static final class Counting extends FilterOutputStream {
+        long count;
+
+        Counting(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            out.write(b);
+            count++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+            count += len;
+        }
+    }
+}

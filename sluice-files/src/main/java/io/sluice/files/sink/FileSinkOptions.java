@@ -1,0 +1,222 @@
+package io.sluice.files.sink;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The file sink's options, parsed and checked once. Every bad value fails here, in {@code validate} or
+ * {@code createSink}, before the query starts. Unknown options are ignored, as Spark ignores them.
+ */
+final class FileSinkOptions {
+    static final String DEFAULT_DATE_FORMAT = "yyyy-MM-dd";
+    /** Spark 3+/4 write default: the optional sections print whenever the value has them. */
+    static final String DEFAULT_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]";
+    static final int DEFAULT_COMPACT_INTERVAL = 10;
+    static final long DEFAULT_CLEANUP_DELAY_MS = 10 * 60_000L;
+    static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
+
+    final Format format;
+    /** The path as the user gave it (for the sink's description, as Spark's {@code FileSink[path]}). */
+    final String pathOption;
+    final Path outputDir;
+    final List<String> partitionBy;
+    final boolean gzip;
+    /** Long.MAX_VALUE when no retention is set. */
+    final long retentionMs;
+    final int compactInterval;
+    final long cleanupDelayMs;
+    final int minBatchesToRetain;
+    final ZoneId zone;
+    final String dateFormat;
+    final String timestampFormat;
+    final String lineSep;
+    final boolean ignoreNullFields;
+    final Csv csv;
+
+    /** CSV writing settings, Spark's defaults (which are univocity's writer settings as Spark sets them). */
+    record Csv(boolean header, char sep, char quote, char escape, char escapeEscape, boolean quoteAll,
+               boolean escapeQuotes, String nullValue, String emptyValue, boolean ignoreLeadingWhiteSpace,
+               boolean ignoreTrailingWhiteSpace) {
+    }
+
+    private FileSinkOptions(Format format, Options o) {
+        this.format = format;
+        this.pathOption = o.get("path").filter(p -> !p.isBlank()).orElseThrow(() ->
+                new InvalidOptionException("path", null, "'path' is not specified", true));
+        this.outputDir = toPath(pathOption);
+        this.partitionBy = parsePartitionBy(o.get("partitionBy").orElse(""));
+        String codec = o.get("compression").or(() -> o.get("codec")).orElse("none").trim().toLowerCase(Locale.ROOT);
+        switch (codec) {
+            case "none", "uncompressed" -> this.gzip = false;
+            case "gzip" -> this.gzip = true;
+            default -> throw new InvalidOptionException(o.contains("compression") ? "compression" : "codec",
+                    codec, "none, uncompressed or gzip is accepted");
+        }
+        this.retentionMs = o.get("retention").map(v -> TimeStrings.asMillis("retention", v)).orElse(Long.MAX_VALUE);
+        this.compactInterval = o.getInt("compactInterval", DEFAULT_COMPACT_INTERVAL);
+        if (compactInterval < 1) {
+            throw new InvalidOptionException("compactInterval", Integer.toString(compactInterval),
+                    "a positive whole number is accepted");
+        }
+        this.cleanupDelayMs = o.get("cleanupDelay").map(v -> TimeStrings.asMillis("cleanupDelay", v))
+                .orElse(DEFAULT_CLEANUP_DELAY_MS);
+        // Read by the engine too (and checked there); the manifest keeps at least this many batches' files.
+        this.minBatchesToRetain = Math.max(1, o.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN));
+        this.zone = o.get("timeZone").map(FileSinkOptions::zone).orElse(ZoneOffset.UTC);
+        this.dateFormat = o.get("dateFormat").map(p -> pattern("dateFormat", p)).orElse(DEFAULT_DATE_FORMAT);
+        this.timestampFormat = o.get("timestampFormat").map(p -> pattern("timestampFormat", p))
+                .orElse(DEFAULT_TIMESTAMP_FORMAT);
+        this.lineSep = o.get("lineSep").map(FileSinkOptions::lineSep).orElse("\n");
+        o.get("encoding").or(() -> o.get("charset")).ifPresent(FileSinkOptions::utf8Only);
+        this.ignoreNullFields = o.getBoolean("ignoreNullFields", true);
+        this.csv = format == Format.CSV ? csv(o) : null;
+    }
+
+    static FileSinkOptions parse(Format format, Options options) {
+        return new FileSinkOptions(format, options);
+    }
+
+    private static Csv csv(Options o) {
+        char sep = delimiter(o.get("sep").or(() -> o.get("delimiter")).orElse(","),
+                o.contains("sep") ? "sep" : "delimiter");
+        char quote = oneChar(o, "quote", '"');
+        char escape = oneChar(o, "escape", '\\');
+        // univocity's default: the escape character escapes itself inside quotes, unless it is the quote.
+        char escapeEscape = o.get("charToEscapeQuoteEscaping").map(v -> {
+            if (v.length() > 1) {
+                throw new InvalidOptionException("charToEscapeQuoteEscaping", v,
+                        "charToEscapeQuoteEscaping cannot be more than one character.", true);
+            }
+            return v.isEmpty() ? '\0' : v.charAt(0);
+        }).orElse(quote == escape ? '\0' : escape);
+        return new Csv(o.getBoolean("header", false), sep, quote, escape, escapeEscape,
+                o.getBoolean("quoteAll", false), o.getBoolean("escapeQuotes", true), o.get("nullValue", ""),
+                o.get("emptyValue", "\"\""), o.getBoolean("ignoreLeadingWhiteSpace", true),
+                o.getBoolean("ignoreTrailingWhiteSpace", true));
+    }
+
+    /** Spark's getChar: empty means the NUL character (no quoting / no escaping). */
+    private static char oneChar(Options o, String key, char defaultValue) {
+        String v = o.get(key).orElse(null);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (v.isEmpty()) {
+            return '\0';
+        }
+        if (v.length() > 1) {
+            throw new InvalidOptionException(key, v, key + " cannot be more than one character.", true);
+        }
+        return v.charAt(0);
+    }
+
+    /** One character, or an escape as Spark's CSVExprUtils.toChar reads it: {@code \t}, {@code \u0001}... */
+    private static char delimiter(String v, String key) {
+        if (v.length() == 1) {
+            return v.charAt(0);
+        }
+        switch (v) {
+            case "\\t" -> { return '\t'; }
+            case "\\n" -> { return '\n'; }
+            case "\\r" -> { return '\r'; }
+            case "\\b" -> { return '\b'; }
+            case "\\f" -> { return '\f'; }
+            case "\\\"" -> { return '"'; }
+            case "\\'" -> { return '\''; }
+            case "\\\\" -> { return '\\'; }
+            default -> { }
+        }
+        if (v.startsWith("\\u") && v.length() == 6) {
+            try {
+                return (char) Integer.parseInt(v.substring(2), 16);
+            } catch (NumberFormatException e) {
+                // fall through to the error
+            }
+        }
+        if (v.isEmpty()) {
+            throw new InvalidOptionException(key, v, "Delimiter cannot be empty string", true);
+        }
+        throw new InvalidOptionException(key, v,
+                "one character is accepted, or an escape such as \\t or \\u0001");
+    }
+
+    private static List<String> parsePartitionBy(String v) {
+        List<String> cols = new ArrayList<>();
+        if (v.isBlank()) {
+            return List.of();
+        }
+        for (String part : v.split(",", -1)) {
+            String c = part.trim();
+            if (c.isEmpty()) {
+                throw new InvalidOptionException("partitionBy", v, "comma-separated column names are accepted");
+            }
+            cols.add(c);
+        }
+        return List.copyOf(cols);
+    }
+
+    private static Path toPath(String p) {
+        if (p.regionMatches(true, 0, "file:", 0, 5)) {
+            try {
+                return Path.of(new URI(p)).toAbsolutePath().normalize();
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                throw new InvalidOptionException("path", p, "a local folder or a file: URI is accepted");
+            }
+        }
+        if (p.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
+            throw new InvalidOptionException("path", p, "a local folder or a file: URI is accepted");
+        }
+        return Path.of(p).toAbsolutePath().normalize();
+    }
+
+    private static ZoneId zone(String v) {
+        try {
+            return ZoneId.of(v.trim());
+        } catch (DateTimeException e) {
+            throw new InvalidOptionException("timeZone", v,
+                    "a region ID such as 'America/Los_Angeles' or an offset such as '+01:00' is accepted");
+        }
+    }
+
+    private static String pattern(String key, String p) {
+        try {
+            DateTimeFormatter.ofPattern(p, Locale.US);
+            return p;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidOptionException(key, p, "a datetime pattern is accepted (" + e.getMessage() + ")");
+        }
+    }
+
+    private static String lineSep(String v) {
+        if (v.isEmpty()) {
+            throw new InvalidOptionException("lineSep", v, "requirement failed: 'lineSep' cannot be an empty string.",
+                    true);
+        }
+        return v;
+    }
+
+    private static void utf8Only(String v) {
+        Charset c;
+        try {
+            c = Charset.forName(v.trim());
+        } catch (IllegalArgumentException e) {
+            c = null;
+        }
+        if (!StandardCharsets.UTF_8.equals(c)) {
+            throw new InvalidOptionException("encoding", v, "only UTF-8 is accepted");
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.sluice.files.sink;
+
+import io.sluice.api.Options;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.sink.SinkProvider;
+
+/**
+ * {@code format("json")}: the file sink writing JSON lines (one object per row) into the folder {@code path}, with Spark's
+ * {@code _spark_metadata} manifest, idempotent per batch id. Options and guarantees: {@code docs/sinks/file.md}.
+ * Needs a {@code checkpointLocation}.
+ */
+public final class JsonSinkProvider implements SinkProvider {
+
+    @Override
+    public String shortName() {
+        return "json";
+    }
+
+    @Override
+    public void validate(Options options) {
+        FileSinkOptions.parse(Format.JSON, options);
+    }
+
+    @Override
+    public Sink createSink(SinkContext context) {
+        return FileSink.create(Format.JSON, context);
+    }
+}
