@@ -174,11 +174,20 @@ class RunCommandTest {
     }
 
     @Test
-    void transformsAreNotAvailableYet() {
-        // At merge with the SQL transformations: expect exit 0 and the filtered rows instead (see Transforms).
-        Cli.Result r = Cli.run(rateArgs("--sink", "noop", "--trigger", "once", "--transform", "where:value > 4"));
+    void transformsFilterAndProjectTheRows() {
+        Cli.Result r = Cli.run(rateArgs("--sink", "memory", "--name", "cli_transformed", "--trigger", "once",
+                "--transform", "where:value > 4", "--transform", "select:value * 10 AS tens, value"));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(MemorySink.rows("cli_transformed")).extracting(row -> row.get(0))
+                .containsExactlyInAnyOrder(50L, 60L, 70L, 80L, 90L);
+        MemorySink.clear("cli_transformed");
+    }
+
+    @Test
+    void aTransformThatDoesNotResolveFailsBeforeTheQueryStarts() {
+        Cli.Result r = Cli.run(rateArgs("--sink", "noop", "--trigger", "once", "--transform", "where:nope > 4"));
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("sluice: transformations are not available in this build\n");
+        assertThat(r.err()).startsWith("sluice: ").contains("`nope`");
         assertThat(r.out()).isEmpty();
     }
 
