@@ -78,18 +78,39 @@ public final class CrashChildMain {
             StreamingQuery q = sluice.readStream().format("crashing-rate")
                     .option("rowsPerBatch", ROWS_PER_BATCH).option("numPartitions", 2).load()
                     .writeStream().format("batch-files").option("checkpointLocation", checkpoint.toString()).start();
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            String line;
-            while ((line = in.readLine()) != null && !line.equals("stop")) {
-                // wait for the parent's word
-            }
-            q.stop();
-            if (q.exception().isPresent()) {
-                q.exception().get().printStackTrace();
-                System.exit(2);
+            stopOnWord(q);
+            try {
+                q.awaitTermination();
+            } catch (StreamingQueryException e) {
+                e.printStackTrace();
+                System.exit(2); // the parent sees the failure rather than waiting for a batch that never comes
             }
         }
         System.out.println("stopped");
+    }
+
+    /** Stops the query at a batch boundary when the parent writes {@code stop} on stdin. */
+    static void stopOnWord(StreamingQuery q) {
+        Thread t = new Thread(() -> {
+            try {
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                String line;
+                while ((line = in.readLine()) != null && !line.equals("stop")) {
+                    // wait for the parent's word
+                }
+            } catch (IOException e) {
+                // the parent is gone: stop
+            }
+            q.stop();
+        }, "crash-child-stdin");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** Arms the crash point for another child main that reuses this one's source. */
+    static void arm(CrashPoint point, long batch) {
+        crashPoint = point;
+        crashBatch = batch;
     }
 
     static void crashIf(CrashPoint point, long batch) {

@@ -1,0 +1,200 @@
+package io.sluice.core;
+
+import io.sluice.api.Options;
+import io.sluice.api.Row;
+import io.sluice.api.sink.BatchWriter;
+import io.sluice.api.sink.PartitionWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.sink.SinkProvider;
+import io.sluice.core.CrashChildMain.CrashPoint;
+import io.sluice.files.sink.JsonSinkProvider;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The process {@link SinkCrashTest} kills: rate-micro-batch (100 rows a batch) into the real JSON file sink
+ * ({@code files} mode) or, through foreachBatch, into an H2 database with a transaction keyed by batch id
+ * ({@code jdbc} mode). Halts at the crash point of the chosen batch; prints {@code batch N} per batch; stops
+ * cleanly on {@code stop} from stdin.
+ *
+ * <p>Arguments: mode, checkpoint folder, output folder or JDBC URL, crash point, batch.
+ */
+public final class SinkCrashChild {
+    private SinkCrashChild() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String mode = args[0];
+        String checkpoint = args[1];
+        String target = args[2];
+        CrashChildMain.arm(CrashPoint.valueOf(args[3]), Long.parseLong(args[4]));
+        try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
+            sluice.registerSource(new CrashChildMain.CrashingRate());
+            sluice.addListener(new StreamingQueryListener() {
+                @Override
+                public void onQueryStarted(QueryStartedEvent event) {
+                }
+
+                @Override
+                public void onQueryProgress(QueryProgressEvent event) {
+                    System.out.println("batch " + event.progress().batchId());
+                    System.out.flush();
+                }
+
+                @Override
+                public void onQueryTerminated(QueryTerminatedEvent event) {
+                }
+            });
+            DataStreamWriter writer = sluice.readStream().format("crashing-rate")
+                    .option("rowsPerBatch", CrashChildMain.ROWS_PER_BATCH).option("numPartitions", 2).load()
+                    .writeStream().option("checkpointLocation", checkpoint);
+            if (mode.equals("files")) {
+                sluice.registerSink(new CrashingSink(new JsonSinkProvider()));
+                writer.format("crashing-json").option("path", target);
+            } else {
+                createTables(target);
+                writer.foreachBatch((batch, batchId) -> writeIdempotently(target, batch, batchId));
+            }
+            StreamingQuery q = writer.start();
+            CrashChildMain.stopOnWord(q);
+            try {
+                q.awaitTermination();
+            } catch (StreamingQueryException e) {
+                e.printStackTrace();
+                System.exit(2); // the parent sees the failure rather than waiting for a batch that never comes
+            }
+        }
+    }
+
+    static void createTables(String url) throws Exception {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS events (v BIGINT NOT NULL, batch_id BIGINT NOT NULL)");
+            s.execute("CREATE TABLE IF NOT EXISTS batches (batch_id BIGINT PRIMARY KEY)");
+        }
+    }
+
+    /**
+     * The idempotent write the docs recommend: one transaction that records the batch id with the rows, and does
+     * nothing when the id is already recorded (a re-run after a crash).
+     */
+    static void writeIdempotently(String url, BatchData batch, long batchId) throws Exception {
+        try (Connection c = DriverManager.getConnection(url)) {
+            c.setAutoCommit(false);
+            try (PreparedStatement seen = c.prepareStatement("SELECT 1 FROM batches WHERE batch_id = ?")) {
+                seen.setLong(1, batchId);
+                try (ResultSet r = seen.executeQuery()) {
+                    if (r.next()) {
+                        c.rollback();
+                        return;
+                    }
+                }
+            }
+            List<Row> rows = batch.rows();
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO events (v, batch_id) VALUES (?, ?)")) {
+                for (int i = 0; i < rows.size(); i++) {
+                    insert.setLong(1, rows.get(i).getLong(1));
+                    insert.setLong(2, batchId);
+                    insert.executeUpdate();
+                    if (i == rows.size() / 2) {
+                        CrashChildMain.crashIf(CrashPoint.DURING_SINK_WRITE, batchId);
+                    }
+                }
+            }
+            try (PreparedStatement mark = c.prepareStatement("INSERT INTO batches (batch_id) VALUES (?)")) {
+                mark.setLong(1, batchId);
+                mark.executeUpdate();
+            }
+            c.commit();
+        }
+        CrashChildMain.crashIf(CrashPoint.BEFORE_COMMIT_LOG, batchId);
+    }
+
+    /** The real file sink with crash points in the middle of its partition writes and after its commit. */
+    static final class CrashingSink implements SinkProvider {
+        private final SinkProvider delegate;
+
+        CrashingSink(SinkProvider delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String shortName() {
+            return "crashing-" + delegate.shortName();
+        }
+
+        @Override
+        public void validate(Options options) {
+            delegate.validate(options);
+        }
+
+        @Override
+        public Sink createSink(SinkContext context) {
+            Sink sink = delegate.createSink(context);
+            return new Sink() {
+                @Override
+                public BatchWriter beginBatch(long batchId) {
+                    BatchWriter w = sink.beginBatch(batchId);
+                    return new BatchWriter() {
+                        @Override
+                        public PartitionWriter partitionWriter(int partitionId) {
+                            PartitionWriter pw = w.partitionWriter(partitionId);
+                            return new PartitionWriter() {
+                                private int written;
+
+                                @Override
+                                public void write(Row row) throws Exception {
+                                    pw.write(row);
+                                    if (++written == CrashChildMain.ROWS_PER_BATCH / 4) {
+                                        CrashChildMain.crashIf(CrashPoint.DURING_SINK_WRITE, batchId);
+                                    }
+                                }
+
+                                @Override
+                                public Object commit() throws Exception {
+                                    return pw.commit();
+                                }
+
+                                @Override
+                                public void abort() {
+                                    pw.abort();
+                                }
+                            };
+                        }
+
+                        @Override
+                        public void commit(List<Object> partitionResults) throws Exception {
+                            w.commit(partitionResults);
+                            CrashChildMain.crashIf(CrashPoint.BEFORE_COMMIT_LOG, batchId);
+                        }
+
+                        @Override
+                        public void abort(Throwable cause) {
+                            w.abort(cause);
+                        }
+
+                        @Override
+                        public long numOutputRows() {
+                            return w.numOutputRows();
+                        }
+                    };
+                }
+
+                @Override
+                public String description() {
+                    return sink.description();
+                }
+
+                @Override
+                public void close() throws Exception {
+                    sink.close();
+                }
+            };
+        }
+    }
+}
