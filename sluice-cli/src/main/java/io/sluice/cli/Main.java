@@ -23,6 +23,7 @@ public final class Main {
         ErrorReporter reporter = new ErrorReporter();
         CommandLine cmd = new CommandLine(new SluiceCommand());
         cmd.addSubcommand("run", new RunCommand(env, reporter));
+        cmd.addSubcommand("demo", new DemoCommand(env));
         cmd.addSubcommand("checkpoint", new CommandLine(new CheckpointCommand())
                 .addSubcommand("show", new CheckpointShowCommand()));
         cmd.setExecutionExceptionHandler(reporter);
