@@ -44,6 +44,120 @@ final class SparkDateTime {
 
     /** Microseconds since the epoch, or {@link #FAIL_MICROS}. */
     static long toMicros(char[] s, int off, int len, ZoneId defaultZone) {
+        long fast = isoMicros(s, off, len, defaultZone);
+        return fast != NOT_FAST ? fast : toMicrosGeneral(s, off, len, defaultZone);
+    }
+
+    private static final long NOT_FAST = Long.MIN_VALUE + 1;
+
+    private static int d2(char[] s, int i) {
+        int a = s[i] - '0';
+        int b = s[i + 1] - '0';
+        return (a | b) >= 0 && a <= 9 && b <= 9 ? a * 10 + b : -1;
+    }
+
+    /**
+     * The common ISO forms ({@code yyyy-MM-dd[(T| )HH:mm:ss[.f*][Z|+hh:mm|-hh:mm]]}) without allocation, giving
+     * exactly what {@link #toMicrosGeneral} gives; {@link #NOT_FAST} for anything else (which then takes the
+     * general path).
+     */
+    static long isoMicros(char[] s, int off, int len, ZoneId defaultZone) {
+        if (len < 10 || s[off + 4] != '-' || s[off + 7] != '-') {
+            return NOT_FAST;
+        }
+        int y1 = d2(s, off);
+        int y2 = d2(s, off + 2);
+        int month = d2(s, off + 5);
+        int day = d2(s, off + 8);
+        if ((y1 | y2 | month | day) < 0) {
+            return NOT_FAST;
+        }
+        int year = y1 * 100 + y2;
+        int hour = 0;
+        int minute = 0;
+        int second = 0;
+        int micros = 0;
+        int i = off + 10;
+        int end = off + len;
+        ZoneId zone = defaultZone;
+        int offsetSeconds = 0;
+        if (i < end) {
+            if (len < 19 || (s[i] != 'T' && s[i] != ' ') || s[off + 13] != ':' || s[off + 16] != ':') {
+                return NOT_FAST;
+            }
+            hour = d2(s, off + 11);
+            minute = d2(s, off + 14);
+            second = d2(s, off + 17);
+            if ((hour | minute | second) < 0) {
+                return NOT_FAST;
+            }
+            i = off + 19;
+            if (i < end && s[i] == '.') {
+                i++;
+                int digits = 0;
+                while (i < end && s[i] >= '0' && s[i] <= '9') {
+                    if (digits < 6) {
+                        micros = micros * 10 + (s[i] - '0');
+                    }
+                    digits++;
+                    i++;
+                }
+                for (int k = digits; k < 6; k++) {
+                    micros *= 10;
+                }
+            }
+            if (i < end) {
+                char c = s[i];
+                if (c == 'Z' && i + 1 == end) {
+                    zone = ZoneOffset.UTC;
+                } else if ((c == '+' || c == '-') && i + 6 == end && s[i + 3] == ':') {
+                    int oh = d2(s, i + 1);
+                    int om = d2(s, i + 4);
+                    if ((oh | om) < 0 || oh > 18 || om > 59) {
+                        return NOT_FAST;
+                    }
+                    offsetSeconds = (oh * 3600 + om * 60) * (c == '-' ? -1 : 1);
+                    zone = null;
+                } else {
+                    return NOT_FAST;
+                }
+            }
+        }
+        if (month < 1 || month > 12 || day < 1 || day > lengthOfMonth(year, month) || hour > 23 || minute > 59
+                || second > 59) {
+            return NOT_FAST;
+        }
+        if (zone != null) {
+            ZoneOffset fixed = fixedOffset(zone);
+            if (fixed == null) {
+                return NOT_FAST;
+            }
+            offsetSeconds = fixed.getTotalSeconds();
+        }
+        long seconds = daysFromCivil(year, month, day) * 86400L + hour * 3600L + minute * 60L + second - offsetSeconds;
+        return seconds * 1_000_000L + micros;
+    }
+
+    private static int lengthOfMonth(int year, int month) {
+        return switch (month) {
+            case 2 -> (year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+    }
+
+    // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+    static long daysFromCivil(int y, int m, int d) {
+        y -= m <= 2 ? 1 : 0;
+        long era = (y >= 0 ? y : y - 399) / 400;
+        long yoe = y - era * 400;
+        long doy = (153L * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+        long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        return era * 146097 + doe - 719468;
+    }
+
+    /** The general rules, for every form. */
+    static long toMicrosGeneral(char[] s, int off, int len, ZoneId defaultZone) {
         int j = off;
         int end = off + len;
         while (j < end && isWsOrCtl(s[j])) {

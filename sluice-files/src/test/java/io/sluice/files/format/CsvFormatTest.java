@@ -213,6 +213,15 @@ class CsvFormatTest {
     }
 
     @Test
+    void multiLineSkipsCommentAndEmptyLinesButNotWhitespaceLines() throws IOException {
+        assertThat(csv("#c\n1,a\n\n#x,y\n2,\"b\n#not a comment\"\n", "n int, s string", "multiLine", "true",
+                "comment", "#"))
+                .containsExactly(Row.of(1, "a"), Row.of(2, "b\n#not a comment"));
+        assertThat(csv("1,a\n  \n2,b\n", "n int, s string, _corrupt_record string", "multiLine", "true"))
+                .containsExactly(Row.of(1, "a", null), Row.of(null, null, "  "), Row.of(2, "b", null));
+    }
+
+    @Test
     void multiLineWithLineSepKeepsTheRawSeparatorInsideQuotes() throws IOException {
         assertThat(csv("1,\"a\r\nb\"\r\n2,c\r\n", "id int, text string", "multiLine", "true", "lineSep", "\r\n"))
                 .containsExactly(Row.of(1, "a\r\nb"), Row.of(2, "c"));

@@ -67,6 +67,30 @@ class SparkDateTimeTest {
     }
 
     @Test
+    void theIsoFastPathAgreesWithTheGeneralRules() {
+        String[] samples = {"2026-10-04", "2026-10-04T00:00:00", "2026-10-04 23:59:59", "2026-10-04T00:00:00Z",
+                "2026-10-04T00:00:00.000Z", "2026-10-04T00:00:00.1Z", "2026-10-04T00:00:00.1234567Z",
+                "2026-10-04T00:00:00.", "2026-10-04T00:00:00.Z", "2026-10-04T00:00:00+02:00", "2026-10-04T00:00:00-09:30",
+                "2026-10-04T00:00:00+19:00", "2024-02-29T12:00:00", "2026-02-29T12:00:00", "2026-04-31", "2026-00-10",
+                "2026-13-01", "2026-10-04T24:00:00", "2026-10-04T10:60:00", "2026-10-04T10:00:60", "0001-01-01",
+                "9999-12-31T23:59:59.999999Z", "1969-12-31T23:59:59.999999Z", "1900-03-01", "2000-02-29",
+                "2026-10-04X00:00:00", "2026-10-04T00:00:00Zx", "2026-10-04T00:00:00+0200", "2026-1a-04",
+                "2026-10-04T00:00", "2026-10-04T00:00:00 UTC", "1582-10-10"};
+        for (ZoneId zone : new ZoneId[] {ZoneOffset.UTC, ZoneId.of("Europe/Paris"), ZoneOffset.ofHours(-3)}) {
+            for (String s : samples) {
+                char[] c = s.toCharArray();
+                assertThat(SparkDateTime.toMicros(c, 0, c.length, zone)).as(s + " in " + zone)
+                        .isEqualTo(SparkDateTime.toMicrosGeneral(c, 0, c.length, zone));
+            }
+        }
+        for (int y = -400; y <= 2400; y += 7) {
+            for (int m = 1; m <= 12; m++) {
+                assertThat(SparkDateTime.daysFromCivil(y, m, 28)).isEqualTo(LocalDate.of(y, m, 28).toEpochDay());
+            }
+        }
+    }
+
+    @Test
     void dateForms() {
         assertThat(date("2026")).isEqualTo(LocalDate.of(2026, 1, 1));
         assertThat(date("2026-7")).isEqualTo(LocalDate.of(2026, 7, 1));
