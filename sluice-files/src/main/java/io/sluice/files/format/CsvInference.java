@@ -50,6 +50,11 @@ final class CsvInference {
 
     private final CsvSettings settings;
     private final DateTimeFormatter defaultDate;
+    private final SplittableRandom random = new SplittableRandom(1);
+    private String dateFormatOption;
+    private String firstLine;
+    private String[] names;
+    private T[] types;
 
     private CsvInference(CsvSettings settings) {
         this.settings = settings;
@@ -61,9 +66,7 @@ final class CsvInference {
     }
 
     private StructType run(String dateFormatOption, List<Path> files) throws IOException {
-        List<String[]> rows = new ArrayList<>();
-        String[] first = null;
-        String firstLine = null;
+        this.dateFormatOption = dateFormatOption;
         for (Path file : files) {
             if (settings.multiLine) {
                 try (Reader r = new InputStreamReader(FileInput.open(file), settings.charset)) {
@@ -72,15 +75,14 @@ final class CsvInference {
                     boolean firstOfFile = true;
                     while (t.nextRecord()) {
                         String[] tokens = t.tokens();
-                        if (first == null) {
-                            first = tokens;
+                        if (names == null) {
+                            start(tokens);
                         }
-                        if (firstOfFile && settings.header) {
-                            firstOfFile = false;
-                            continue;
+                        // Spark drops the first record of every file when there is a header
+                        if (!(firstOfFile && settings.header)) {
+                            row(tokens);
                         }
                         firstOfFile = false;
-                        rows.add(tokens);
                     }
                 }
             } else {
@@ -95,43 +97,42 @@ final class CsvInference {
                         if (line.trim().isEmpty() || settings.commentSet && line.charAt(0) == settings.comment) {
                             continue;
                         }
-                        if (firstLine == null) {
+                        t.tokenizeLine(b, s, e);
+                        if (names == null) {
                             firstLine = line;
-                            t.tokenizeLine(b, s, e);
-                            first = t.tokens();
+                            start(t.tokens());
                         }
                         // Spark drops every line equal to the header line, in every file
-                        if (settings.header && line.equals(firstLine)) {
-                            continue;
+                        if (!(settings.header && line.equals(firstLine))) {
+                            row(t.tokens());
                         }
-                        t.tokenizeLine(b, s, e);
-                        rows.add(t.tokens());
                     }
                 }
             }
         }
-        if (first == null) {
+        if (names == null) {
             return StructType.empty();
-        }
-        String[] names = header(first);
-        T[] types = new T[names.length];
-        java.util.Arrays.fill(types, T.NULL);
-        if (settings.inferSchema) {
-            SplittableRandom random = new SplittableRandom(1);
-            for (String[] row : rows) {
-                if (settings.samplingRatio < 1 && random.nextDouble() >= settings.samplingRatio) {
-                    continue;
-                }
-                for (int i = 0; i < Math.min(types.length, row.length); i++) {
-                    types[i] = field(types[i], row[i], dateFormatOption);
-                }
-            }
         }
         List<StructField> fields = new ArrayList<>();
         for (int i = 0; i < names.length; i++) {
             fields.add(StructField.of(names[i], toDataType(types[i])));
         }
         return new StructType(fields);
+    }
+
+    private void start(String[] first) {
+        names = header(first);
+        types = new T[names.length];
+        java.util.Arrays.fill(types, T.NULL);
+    }
+
+    private void row(String[] row) {
+        if (!settings.inferSchema || settings.samplingRatio < 1 && random.nextDouble() >= settings.samplingRatio) {
+            return;
+        }
+        for (int i = 0; i < Math.min(types.length, row.length); i++) {
+            types[i] = field(types[i], row[i], dateFormatOption);
+        }
     }
 
     // Spark's CSVUtils.makeSafeHeader (spark.sql.caseSensitive off).

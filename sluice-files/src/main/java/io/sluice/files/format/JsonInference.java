@@ -92,33 +92,41 @@ final class JsonInference {
     }
 
     private StructType run(List<Path> files) throws IOException {
-        T root = new Struct(new F[0]);
         SplittableRandom random = new SplittableRandom(1);
+        T root = new Struct(new F[0]);
         for (Path file : files) {
-            for (byte[] record : records(file)) {
-                if (settings.samplingRatio < 1 && random.nextDouble() >= settings.samplingRatio) {
-                    continue;
-                }
-                T t;
-                try (JsonParser p = parser(record)) {
-                    p.nextToken();
-                    t = field(p);
-                } catch (IOException | RuntimeException e) {
-                    switch (settings.mode) {
-                        case PERMISSIVE -> t = new Struct(new F[] {new F(settings.corruptColumn, STRING)});
-                        case DROPMALFORMED -> t = null;
-                        default -> throw new IllegalArgumentException("Malformed records are detected in schema "
-                                + "inference. Parse Mode: FAILFAST. Reason: " + firstLine(e.getMessage())
-                                + " (file " + file + ")", e);
-                    }
-                }
-                if (t != null) {
-                    root = rootMerge(root, t);
+            if (settings.multiLine) {
+                root = record(root, FileInput.readAll(file), random, file);
+                continue;
+            }
+            boolean utf8 = settings.charset == null || settings.charset.equals(StandardCharsets.UTF_8);
+            try (ByteLineReader lines = new ByteLineReader(FileInput.open(file), settings.lineSep, utf8)) {
+                while (lines.next()) {
+                    root = record(root, Arrays.copyOfRange(lines.buffer(), lines.start(), lines.end()), random, file);
                 }
             }
         }
         T canonical = canonical(root);
         return canonical instanceof Struct s ? (StructType) toDataType(s) : StructType.empty();
+    }
+
+    private T record(T root, byte[] record, SplittableRandom random, Path file) {
+        if (settings.samplingRatio < 1 && random.nextDouble() >= settings.samplingRatio) {
+            return root;
+        }
+        T t;
+        try (JsonParser p = parser(record)) {
+            p.nextToken();
+            t = field(p);
+        } catch (IOException | RuntimeException e) {
+            switch (settings.mode) {
+                case PERMISSIVE -> t = new Struct(new F[] {new F(settings.corruptColumn, STRING)});
+                case DROPMALFORMED -> t = null;
+                default -> throw new IllegalArgumentException("Malformed records are detected in schema inference. "
+                        + "Parse Mode: FAILFAST. Reason: " + firstLine(e.getMessage()) + " (file " + file + ")", e);
+            }
+        }
+        return t == null ? root : rootMerge(root, t);
     }
 
     private static String firstLine(String m) {
@@ -134,21 +142,6 @@ final class JsonInference {
             return settings.factory.createParser(record);
         }
         return settings.factory.createParser(new String(record, settings.charset));
-    }
-
-    private List<byte[]> records(Path file) throws IOException {
-        List<byte[]> out = new ArrayList<>();
-        if (settings.multiLine) {
-            out.add(FileInput.readAll(file));
-            return out;
-        }
-        boolean utf8 = settings.charset == null || settings.charset.equals(StandardCharsets.UTF_8);
-        try (ByteLineReader lines = new ByteLineReader(FileInput.open(file), settings.lineSep, utf8)) {
-            while (lines.next()) {
-                out.add(Arrays.copyOfRange(lines.buffer(), lines.start(), lines.end()));
-            }
-        }
-        return out;
     }
 
     private T field(JsonParser p) throws IOException {

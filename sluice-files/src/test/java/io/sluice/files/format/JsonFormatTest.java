@@ -79,8 +79,7 @@ class JsonFormatTest {
         assertThat(((Row) rows.get(0).getList(3).get(0)).schema()).isEqualTo(tag);
     }
 
-    @SafeVarargs
-    private static <T> List<T> listOf(T... values) {
+    private static List<Object> listOf(Object... values) {
         return java.util.Arrays.asList(values);
     }
 
