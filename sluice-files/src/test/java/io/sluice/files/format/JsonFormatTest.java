@@ -122,9 +122,11 @@ class JsonFormatTest {
 
     @Test
     void stringColumnsKeepNumbersObjectsAndArraysExactlyAsWritten() throws IOException {
-        assertThat(json("{\"a\": 1.50, \"b\": {\"x\": 1,  \"y\": [1, 2]}, \"c\": [true, null], \"d\": false, \"e\": -0}\n",
+        assertThat(json("{\"a\": 1.50 , \"b\": {\"x\": 1,  \"y\": [1, 2]}\t, \"c\": [true, null], \"d\": false, \"e\": -0}\n",
                 "a string, b string, c string, d string, e string"))
                 .containsExactly(Row.of("1.50", "{\"x\": 1,  \"y\": [1, 2]}", "[true, null]", "false", "-0"));
+        assertThat(json("[\n  {\"a\": 1e3 },\n  {\"a\": {\"z\": \"\u00e9\"}}\n]", "a string", "multiLine", "true"))
+                .containsExactly(Row.of("1e3"), Row.of("{\"z\": \"\u00e9\"}"));
     }
 
     @Test
