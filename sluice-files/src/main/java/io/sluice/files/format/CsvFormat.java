@@ -101,7 +101,7 @@ final class CsvFormat implements FileFormatReader {
             this.out = new RecordOutput(settings.mode, corruptIndex, width, file);
         }
 
-        /** Converts the tokenizer's record; {@code lineText} is the raw line in line mode, null in stream mode. */
+        /** Converts the tokenizer's record; {@code lineBuf[lineStart, lineEnd)} is the raw line (null in stream mode). */
         final void convert(long line, char[] lineBuf, int lineStart, int lineEnd) throws IOException {
             int n = tokens.columns();
             int expected = converters.length;
