@@ -1,0 +1,41 @@
+package io.sluice.files.format;
+
+import io.sluice.api.types.DecimalType;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.text.DecimalFormat;
+import java.text.DecimalFormatSymbols;
+import java.text.ParsePosition;
+import java.util.Locale;
+
+/** Spark's decimal reading: ExprUtils.getDecimalParser and Decimal.set(value, precision, scale). */
+final class Decimals {
+    private Decimals() {
+    }
+
+    /** en-US: Java's BigDecimal syntax with grouping commas removed; other locales: that locale's format. */
+    static BigDecimal parse(String s, Locale locale) {
+        if (locale.equals(Locale.US)) {
+            return new BigDecimal(s.indexOf(',') >= 0 ? s.replace(",", "") : s);
+        }
+        DecimalFormat f = new DecimalFormat("", new DecimalFormatSymbols(locale));
+        f.setParseBigDecimal(true);
+        ParsePosition pos = new ParsePosition(0);
+        Object r = f.parse(s, pos);
+        if (r == null || pos.getIndex() != s.length() || pos.getErrorIndex() != -1) {
+            throw new NumberFormatException("Cannot parse any decimal from '" + s + "'");
+        }
+        return (BigDecimal) r;
+    }
+
+    /** Rounds half-up to the type's scale; fails when the result needs more digits than its precision. */
+    static BigDecimal fit(BigDecimal v, DecimalType t) {
+        BigDecimal r = v.setScale(t.scale(), RoundingMode.HALF_UP);
+        if (r.precision() > t.precision()) {
+            throw new ValueParseException("Decimal precision " + r.precision() + " exceeds max precision "
+                    + t.precision() + " of " + t.sql());
+        }
+        return r;
+    }
+}

@@ -1,0 +1,67 @@
+package io.sluice.files.format;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
+
+/**
+ * Opens data files, decompressing by file name as Hadoop's codec factory does: {@code .gz} (gzip, also several
+ * concatenated members) and {@code .deflate} (zlib, Hadoop's DefaultCodec). Files of the other codecs Spark reads
+ * are refused with a clear error rather than parsed as garbage.
+ */
+final class FileInput {
+    static final int BUFFER = 64 * 1024;
+    private static final Map<String, String> UNSUPPORTED = Map.of(
+            ".bz2", "bzip2", ".lz4", "lz4", ".snappy", "snappy", ".zst", "zstd", ".zstd", "zstd", ".br", "brotli",
+            ".xz", "xz", ".lzo", "lzo");
+
+    private FileInput() {
+    }
+
+    static InputStream open(Path file) throws IOException {
+        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
+        int dot = name.lastIndexOf('.');
+        String ext = dot < 0 ? "" : name.substring(dot);
+        String codec = UNSUPPORTED.get(ext);
+        if (codec != null) {
+            throw new IOException("Cannot read " + file + ": it is compressed with " + codec + " (" + ext
+                    + "), which is not supported; plain files, .gz and .deflate are read");
+        }
+        InputStream raw = Files.newInputStream(file);
+        try {
+            if (ext.equals(".gz")) {
+                // An empty .gz file is an empty input (Hadoop reads it so), not a corrupt one.
+                if (Files.size(file) == 0) {
+                    return raw;
+                }
+                return new GZIPInputStream(raw, BUFFER);
+            }
+            if (ext.equals(".deflate")) {
+                return new InflaterInputStream(raw, new Inflater(), BUFFER);
+            }
+            return raw;
+        } catch (IOException | RuntimeException e) {
+            raw.close();
+            throw e;
+        }
+    }
+
+    static byte[] readAll(Path file) throws IOException {
+        try (InputStream in = open(file)) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(BUFFER);
+            in.transferTo(out);
+            return out.toByteArray();
+        }
+    }
+
+    static int bomLength(byte[] b, int off, int len) {
+        return len >= 3 && b[off] == (byte) 0xEF && b[off + 1] == (byte) 0xBB && b[off + 2] == (byte) 0xBF ? 3 : 0;
+    }
+}

@@ -1,0 +1,61 @@
+package io.sluice.files.format;
+
+import io.sluice.api.Options;
+import io.sluice.api.Row;
+import io.sluice.api.types.StructType;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.GZIPOutputStream;
+
+/** Helpers for the format tests: files in a temp folder, reading them back as rows. */
+final class FormatFixture {
+    private FormatFixture() {
+    }
+
+    static Options opts(String... kv) {
+        Map<String, String> m = new LinkedHashMap<>();
+        for (int i = 0; i < kv.length; i += 2) {
+            m.put(kv[i], kv[i + 1]);
+        }
+        return Options.of(m);
+    }
+
+    static Path write(Path dir, String name, String content) throws IOException {
+        return write(dir, name, content, StandardCharsets.UTF_8);
+    }
+
+    static Path write(Path dir, String name, String content, Charset cs) throws IOException {
+        Path p = dir.resolve(name);
+        Files.write(p, content.getBytes(cs));
+        return p;
+    }
+
+    static Path gzip(Path dir, String name, String content) throws IOException {
+        Path p = dir.resolve(name);
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(p))) {
+            out.write(content.getBytes(StandardCharsets.UTF_8));
+        }
+        return p;
+    }
+
+    static List<Row> read(String format, Options options, String ddl, Path file) throws IOException {
+        StructType schema = ddl == null ? FileFormats.fixedSchema(format, options).orElseThrow() : StructType.fromDDL(ddl);
+        FileFormatReader reader = FileFormats.reader(format, options, schema);
+        List<Row> rows = new ArrayList<>();
+        try (RowIterator it = reader.open(file)) {
+            while (it.next()) {
+                rows.add(it.get());
+            }
+        }
+        return rows;
+    }
+}
