@@ -59,7 +59,9 @@ public final class SinkCrashChild {
                 writer.format("crashing-json").option("path", target);
             } else {
                 createTables(target);
-                writer.foreachBatch((batch, batchId) -> writeIdempotently(target, batch, batchId));
+                // One connection for the process: H2 opens its file once, not at every batch.
+                Connection connection = DriverManager.getConnection(target);
+                writer.foreachBatch((batch, batchId) -> writeIdempotently(connection, batch, batchId));
             }
             StreamingQuery q = writer.start();
             CrashChildMain.stopOnWord(q);
@@ -83,8 +85,8 @@ public final class SinkCrashChild {
      * The idempotent write the docs recommend: one transaction that records the batch id with the rows, and does
      * nothing when the id is already recorded (a re-run after a crash).
      */
-    static void writeIdempotently(String url, BatchData batch, long batchId) throws Exception {
-        try (Connection c = DriverManager.getConnection(url)) {
+    static void writeIdempotently(Connection c, BatchData batch, long batchId) throws Exception {
+        {
             c.setAutoCommit(false);
             try (PreparedStatement seen = c.prepareStatement("SELECT 1 FROM batches WHERE batch_id = ?")) {
                 seen.setLong(1, batchId);
