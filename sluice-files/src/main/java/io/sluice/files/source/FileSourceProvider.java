@@ -114,7 +114,15 @@ abstract class FileSourceProvider implements SourceProvider {
         List<FileStatus> files = new ArrayList<>();
         try {
             if (!path.isGlob() && SinkManifest.present(storage, path.base())) {
-                files.addAll(new SinkManifest(path.base(), storage).readNew().added());
+                java.util.Map<Path, FileStatus> live = new java.util.LinkedHashMap<>();
+                for (SinkManifest.Change c : new SinkManifest(path.base(), storage).readNew()) {
+                    if (c.deleted()) {
+                        live.remove(c.file().path());
+                    } else {
+                        live.put(c.file().path(), c.file());
+                    }
+                }
+                files.addAll(live.values());
             } else {
                 path.list(storage, files::add);
             }

@@ -366,13 +366,14 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     }
 
     private List<Listed> fromManifest() throws IOException {
-        SinkManifest.Delta d = manifest.readNew();
-        for (Path p : d.deleted()) {
-            manifestBacklog.remove(storage.uri(p));
-        }
-        for (FileStatus s : d.added()) {
+        for (SinkManifest.Change c : manifest.readNew()) {
+            FileStatus s = c.file();
             String uri = storage.uri(s.path());
-            manifestBacklog.put(uri, new Listed(s.path(), uri, s.size(), s.modificationTime()));
+            if (c.deleted()) {
+                manifestBacklog.remove(uri);
+            } else {
+                manifestBacklog.put(uri, new Listed(s.path(), uri, s.size(), s.modificationTime()));
+            }
         }
         return new ArrayList<>(manifestBacklog.values());
     }

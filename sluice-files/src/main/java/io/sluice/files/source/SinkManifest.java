@@ -48,16 +48,16 @@ final class SinkManifest {
         }
     }
 
-    /** The result of one read: files added, and paths deleted, by the batches read. */
-    record Delta(List<FileStatus> added, List<Path> deleted) {
+    /** One manifest entry: a file added, or (with {@code deleted}) removed from the output. */
+    record Change(FileStatus file, boolean deleted) {
     }
 
     /**
-     * The files the sink's batches after the last read added (and deleted). The first call reads the newest
+     * The entries of the sink's batches after the last read, in manifest order. The first call reads the newest
      * compact file and the batches after it; when a later compact file supersedes batch files not read yet, it is
      * read whole (it repeats older entries; the caller's seen-files state filters them).
      */
-    Delta readNew() throws IOException {
+    List<Change> readNew() throws IOException {
         TreeMap<Long, String> files = new TreeMap<>();
         for (FileStatus s : storage.list(dir)) {
             String name = s.name();
@@ -75,8 +75,7 @@ final class SinkManifest {
                 newestCompact = e.getKey();
             }
         }
-        List<FileStatus> added = new ArrayList<>();
-        List<Path> deleted = new ArrayList<>();
+        List<Change> changes = new ArrayList<>();
         long start = newestCompact != null ? newestCompact : from;
         long expected = start;
         for (var e : files.tailMap(start, true).entrySet()) {
@@ -84,26 +83,22 @@ final class SinkManifest {
                 LOG.warn("The sink manifest {} has no batch {} (next is {}): files of the missing batches are not "
                         + "read", dir, expected, e.getKey());
             }
-            read(dir.resolve(e.getValue()), added, deleted);
+            read(dir.resolve(e.getValue()), changes);
             lastRead = e.getKey();
             expected = e.getKey() + 1;
         }
-        return new Delta(added, deleted);
+        return changes;
     }
 
-    private void read(Path file, List<FileStatus> added, List<Path> deleted) throws IOException {
+    private void read(Path file, List<Change> changes) throws IOException {
         try (InputStream in = storage.open(file)) {
             LogCodec.readLines(in, "Sink manifest file " + file, (line, n) -> {
                 LogCodec.SinkEntry e = LogCodec.parseSinkEntry(line);
                 if (e.isDir()) {
                     return;
                 }
-                Path p = storage.path(e.path());
-                if ("delete".equals(e.action())) {
-                    deleted.add(p);
-                } else {
-                    added.add(new FileStatus(p, false, e.size(), e.modificationTime()));
-                }
+                changes.add(new Change(new FileStatus(storage.path(e.path()), false, e.size(), e.modificationTime()),
+                        "delete".equals(e.action())));
             });
         } catch (java.nio.file.NoSuchFileException e) {
             // Removed by the sink's own clean-up after a compaction: the compact file holds its entries.
