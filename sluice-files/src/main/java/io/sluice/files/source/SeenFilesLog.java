@@ -126,10 +126,12 @@ final class SeenFilesLog {
                 long newWatermark = seen.maxAgeMs() == Long.MAX_VALUE ? Long.MIN_VALUE
                         : snap.maxTimestamp - seen.maxAgeMs();
                 if (newWatermark < snap.watermark) {
-                    LOG.warn("maxFileAge changed from {} ms to {} ms: files modified between {} and {} that this "
-                                    + "query already processed more than the old maxFileAge before its newest file "
-                                    + "are no longer remembered, and are read again if they are still in {}",
-                            snap.maxFileAgeMs, seen.maxAgeMs(), newWatermark, snap.watermark, dir);
+                    LOG.warn("maxFileAge was raised from {} ms to {} ms: files modified from {} to {} that this "
+                                    + "query processed, and forgot as older than the old maxFileAge, are read again "
+                                    + "if they are still in the source path (the way out for restored old files; "
+                                    + "use cleanSource, or touch files instead, to avoid it)", snap.maxFileAgeMs,
+                            seen.maxAgeMs(), java.time.Instant.ofEpochMilli(newWatermark),
+                            java.time.Instant.ofEpochMilli(snap.watermark));
                 }
             }
         } else if (!compacts.isEmpty()) {
