@@ -23,15 +23,53 @@ final class LocalFileStorage implements FileStorage {
 
     @Override
     public String uri(Path path) {
-        String abs = path.toAbsolutePath().toString();
+        String abs = (path.isAbsolute() ? path : path.toAbsolutePath()).toString();
         if (java.io.File.separatorChar != '/') {
             abs = "/" + abs.replace(java.io.File.separatorChar, '/');
         }
+        // Quotes what a URI path cannot hold (space, %, #, ?...) and keeps other characters, as java.net.URI's
+        // multi-argument constructors (and so Hadoop's Path) do. Done by hand: listing calls this for every file.
+        StringBuilder sb = null;
+        for (int i = 0; i < abs.length(); i++) {
+            char c = abs.charAt(i);
+            if (legalInPath(c)) {
+                if (sb != null) {
+                    sb.append(c);
+                }
+                continue;
+            }
+            if (c >= 0x80 && !Character.isSpaceChar(c) && !Character.isISOControl(c)) {
+                if (sb != null) {
+                    sb.append(c);
+                }
+                continue;
+            }
+            if (sb == null) {
+                sb = new StringBuilder(abs.length() + 16).append("file://").append(abs, 0, i);
+            }
+            if (Character.isSurrogate(c) || c >= 0x80) {
+                return slowUri(abs);
+            }
+            sb.append('%').append(HEX[c >> 4]).append(HEX[c & 15]);
+        }
+        return sb == null ? "file://" + abs : sb.toString();
+    }
+
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    /** RFC 2396 path characters: unreserved, ':' '@' '&' '=' '+' '$' ',' ';' and '/'. */
+    private static boolean legalInPath(char c) {
+        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
+            return true;
+        }
+        return "-_.!~*'():@&=+$,;/".indexOf(c) >= 0;
+    }
+
+    private static String slowUri(String abs) {
         try {
-            // Quotes what a URI cannot hold (space, %, #, ?) and keeps other characters, as Hadoop's Path does.
             return "file://" + new URI(null, null, abs, null).getRawPath();
         } catch (URISyntaxException e) {
-            throw new IllegalArgumentException("Cannot express " + path + " as a URI", e);
+            throw new IllegalArgumentException("Cannot express " + abs + " as a URI", e);
         }
     }
 
@@ -42,6 +80,10 @@ final class LocalFileStorage implements FileStorage {
                 throw new IllegalArgumentException("Not a local file URI: " + uri);
             }
             return Paths.get(uri).toAbsolutePath();
+        }
+        if (uri.startsWith("file:///") && uri.indexOf('%') < 0 && uri.indexOf('#') < 0 && uri.indexOf('?') < 0
+                && java.io.File.separatorChar == '/') {
+            return Paths.get(uri.substring(7)); // nothing to decode: the common case, kept cheap
         }
         try {
             return Paths.get(new URI(uri).getPath());

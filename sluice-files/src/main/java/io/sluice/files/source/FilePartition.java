@@ -12,7 +12,7 @@ import java.util.List;
 record FilePartition(List<Slice> files) implements InputPartition {
     private static final long serialVersionUID = 1L;
 
-    record Slice(String uri, long size, String layout, List<Object> partitionValues) implements Serializable {
+    record Slice(String uri, long logOffset, long size, String layout, List<Object> partitionValues) implements Serializable {
         private static final long serialVersionUID = 1L;
     }
 }

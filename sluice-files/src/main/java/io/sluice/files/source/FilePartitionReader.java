@@ -7,6 +7,7 @@ import io.sluice.files.format.FileFormatReader;
 import io.sluice.files.format.RowIterator;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.List;
 import java.util.Map;
 
@@ -22,8 +23,16 @@ final class FilePartitionReader implements PartitionReader {
     private Object[] partitionValues;
     private Row row;
 
+    /** Explains a file that vanished: its URI and log offset give the message. */
+    interface MissingFile {
+        String message(String uri, long logOffset);
+    }
+
+    private final MissingFile missing;
+
     FilePartitionReader(FilePartition partition, Map<String, Layout> layouts, Map<String, FileFormatReader> readers,
-                        FileStorage storage) {
+                        FileStorage storage, MissingFile missing) {
+        this.missing = missing;
         this.files = partition.files();
         this.layouts = layouts;
         this.readers = readers;
@@ -40,7 +49,11 @@ final class FilePartitionReader implements PartitionReader {
                 FilePartition.Slice s = files.get(next++);
                 layout = layouts.get(s.layout());
                 partitionValues = s.partitionValues().toArray();
-                current = readers.get(s.layout()).open(storage.path(s.uri()));
+                try {
+                    current = readers.get(s.layout()).open(storage.path(s.uri()));
+                } catch (NoSuchFileException e) {
+                    throw new IllegalStateException(missing.message(s.uri(), s.logOffset()), e);
+                }
             }
             if (current.next()) {
                 row = assemble(current.get());

@@ -84,6 +84,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
 
     private long plannedStart = Long.MIN_VALUE;
     private long plannedEnd = Long.MIN_VALUE;
+    /** Sizes the listing gave for the files of log offsets logged in this run and not yet committed. */
+    private final TreeMap<Long, Map<String, Long>> loggedSizes = new TreeMap<>();
 
     /** A file as listed: where it is, its URI, its length and its modification time. */
     record Listed(Path path, String uri, long size, long timestamp) {
@@ -195,6 +197,11 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 files.add(new SeenFilesLog.NewFile(f.uri(), f.path(), f.size(), f.timestamp()));
             }
             long id = log.append(files);
+            Map<String, Long> sizes = new java.util.HashMap<>(selected.size() * 2);
+            for (Listed f : selected) {
+                sizes.put(f.uri(), f.size());
+            }
+            loggedSizes.put(id, sizes);
             LOG.info("Log offset set to {} with {} new files", id, selected.size());
         }
         long now = log.current();
@@ -499,22 +506,26 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         long total = 0;
         for (FileEntry e : entries) {
             Path p = storage.path(e.path());
-            Optional<FileStatus> st;
-            try {
-                st = storage.status(p);
-            } catch (IOException ex) {
-                throw new UncheckedIOException("Cannot read the status of " + e.path(), ex);
-            }
-            if (st.isEmpty()) {
-                throw new IllegalStateException("File " + e.path() + " of log offset " + e.batchId() + " of "
-                        + description() + " does not exist any more: it was deleted or moved after it was listed. "
-                        + "Is another query with cleanSource reading the same path, or does another process remove "
-                        + "files? Put the file back to let the query go on");
+            Map<String, Long> known = loggedSizes.get(e.batchId());
+            Long size = known == null ? null : known.get(e.path());
+            if (size == null) {
+                // Logged by an earlier run (a re-run after a restart): ask the file system.
+                Optional<FileStatus> st;
+                try {
+                    st = storage.status(p);
+                } catch (IOException ex) {
+                    throw new UncheckedIOException("Cannot read the status of " + e.path(), ex);
+                }
+                if (st.isEmpty()) {
+                    throw new IllegalStateException(missing(e.path(), e.batchId()));
+                }
+                size = st.get().size();
             }
             int[] cols = partitionColumnsOf(p, e.path());
             Layout l = layout(cols);
-            slices.add(new FilePartition.Slice(e.path(), st.get().size(), l.key, partitionValues(p, e.path(), cols)));
-            total += st.get().size();
+            slices.add(new FilePartition.Slice(e.path(), e.batchId(), size, l.key, partitionValues(p, e.path(),
+                    cols)));
+            total += size;
         }
         return pack(slices, total);
     }
@@ -544,14 +555,22 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         return out;
     }
 
+    /** Why a logged file cannot be read: it vanished between listing and reading. */
+    String missing(String uri, long logOffset) {
+        return "File " + uri + " of log offset " + logOffset + " of " + description() + " does not exist any more: "
+                + "it was deleted or moved after it was listed. Is another query with cleanSource reading the same "
+                + "path, or does another process remove files? Put the file back to let the query go on";
+    }
+
     @Override
     public PartitionReader createReader(InputPartition partition) {
-        return new FilePartitionReader((FilePartition) partition, layouts, readers, storage);
+        return new FilePartitionReader((FilePartition) partition, layouts, readers, storage, this::missing);
     }
 
     @Override
     public void commit(Offset end) {
         long to = FileSourceOffset.of(end);
+        loggedSizes.headMap(to, true).clear();
         long releasable = to;
         if (cleaner != null) {
             long cleaned = readCleanMarker();

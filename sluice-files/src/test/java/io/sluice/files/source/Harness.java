@@ -94,6 +94,8 @@ final class Harness {
                 while (r.next()) {
                     out.add(r.get());
                 }
+            } catch (RuntimeException e) {
+                throw e;
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
