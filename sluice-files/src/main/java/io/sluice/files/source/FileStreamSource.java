@@ -125,11 +125,10 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         if (source.isGlob()) {
             hasManifest = Boolean.FALSE;
         }
-        for (FileEntry e : log.latestEntries()) {
+        FileEntry newest = log.latestEntry();
+        if (newest != null) {
             // Partition folders must stay as they were: the newest logged file sets them.
-            Path p = storage.path(e.path());
-            partitionColumnsOf(p, e.path());
-            break;
+            partitionColumnsOf(storage.path(newest.path()), newest.path());
         }
         LOG.info("Started {}: maxFilesPerTrigger = {}, maxBytesPerTrigger = {}, maxFileAgeMs = {}", description(),
                 opts.maxFilesPerTrigger().orElse(null), opts.maxBytesPerTrigger().orElse(null),
@@ -583,7 +582,15 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 from = to - 1;
             }
             for (long id = from + 1; id <= to; id++) {
-                for (FileEntry e : log.batch(id)) {
+                List<FileEntry> files;
+                try {
+                    files = log.batch(id);
+                } catch (IllegalStateException | UncheckedIOException e) {
+                    // Only when cleanSource was switched on for a checkpoint whose old log files are compacted.
+                    LOG.warn("Cannot clean the files of log offset {}: {}", id, e.getMessage());
+                    continue;
+                }
+                for (FileEntry e : files) {
                     cleaner.clean(e);
                 }
             }

@@ -38,8 +38,13 @@ final class SeenFilesLog {
     private static final Logger LOG = LoggerFactory.getLogger(SeenFilesLog.class);
     /** Snapshot at most this often (in log offsets) unless the rules below force it: Spark's compactInterval. */
     static final int COMPACT_MIN_DELTAS = 10;
-    /** Entries outside the snapshot above which a snapshot is written, bounding restart time and memory. */
+    /**
+     * Entries outside the snapshot above which a snapshot is written: 100,000, or a sixteenth of the snapshot up
+     * to 500,000, so a big hot set is not rewritten too often while a restart still parses at most 500,000 log
+     * lines.
+     */
     static final int COMPACT_MAX_RECENT = 100_000;
+    static final int COMPACT_MAX_RECENT_CAP = 500_000;
     /** Log files after the snapshot above which a snapshot is written, bounding the files a restart opens. */
     static final int COMPACT_MAX_DELTAS = 1_000;
     static final String COMPACT_SUFFIX = ".compact";
@@ -53,7 +58,8 @@ final class SeenFilesLog {
     private long oldestFile = Long.MAX_VALUE;
     /** Entries of recent log offsets, so planning and cleaning need not read them back. */
     private final TreeMap<Long, List<FileEntry>> cache = new TreeMap<>();
-    private List<FileEntry> latestEntries = List.of();
+    /** A file of the newest log offset, or null: tells a restarted run the partition folders in use. */
+    private FileEntry latestEntry;
 
     private SeenFilesLog(Path dir, FileStorage storage, SeenFiles seen) {
         this.dir = dir;
@@ -153,15 +159,17 @@ final class SeenFilesLog {
             }
             List<FileEntry> entries = readBatchFile(id, plain.contains(id));
             entries.forEach(this::restoreEntry);
-            latestEntries = entries;
+            latestEntry = entries.isEmpty() ? null : entries.get(0);
             max = id;
             expected = id + 1;
         }
         current = max;
         seen.purge();
-        if (current >= 0 && current == base) {
-            latestEntries = plain.contains(current) ? readBatchFile(current, true)
-                    : compacts.contains(current) ? readBatchFile(current, false) : List.of();
+        if (current >= 0 && current == base && plain.contains(current)) {
+            latestEntry = firstEntry(dir.resolve(Long.toString(current)));
+        } else if (current >= 0 && current == base && seen.snapshot() == null) {
+            List<FileEntry> last = readBatchFile(current, false);
+            latestEntry = last.isEmpty() ? null : last.get(0);
         }
         for (long old : snapshots.headSet(base)) {
             // Left by a crash between writing a newer snapshot and removing this one.
@@ -223,9 +231,21 @@ final class SeenFilesLog {
         return snapshotOffset;
     }
 
-    /** The entries of the newest log offset (for checking partition folders across restarts). */
-    List<FileEntry> latestEntries() {
-        return latestEntries;
+    /** A file of the newest log offset, or null (for checking partition folders across restarts). */
+    FileEntry latestEntry() {
+        return latestEntry;
+    }
+
+    /** The first entry of a log file, without reading the rest (a batch may hold a million files). */
+    private static FileEntry firstEntry(Path file) throws IOException {
+        try (java.io.BufferedReader r = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+            String version = r.readLine();
+            String line = r.readLine();
+            if (version == null || !version.startsWith("v") || line == null || line.isEmpty()) {
+                return null;
+            }
+            return LogCodec.parseEntry(line);
+        }
     }
 
     /** A file chosen for a batch, with the size and modification time the listing reported. */
@@ -260,7 +280,7 @@ final class SeenFilesLog {
         current = id;
         oldestFile = Math.min(oldestFile, id);
         cache.put(id, entries);
-        latestEntries = entries;
+        latestEntry = entries.isEmpty() ? null : entries.get(0);
         return id;
     }
 
@@ -333,7 +353,7 @@ final class SeenFilesLog {
         }
         long deltas = current - snapshotOffset;
         long recent = seen.recentSize();
-        boolean compact = deltas > 0 && (recent >= COMPACT_MAX_RECENT || deltas >= COMPACT_MAX_DELTAS
+        boolean compact = deltas > 0 && (recent >= compactionThreshold() || deltas >= COMPACT_MAX_DELTAS
                 || (deltas >= COMPACT_MIN_DELTAS && recent * 8 >= seen.snapshotSize()));
         try {
             if (compact) {
@@ -352,6 +372,11 @@ final class SeenFilesLog {
             // The state stays correct: the old files are simply still there, and a restart reads the old snapshot.
             LOG.warn("Could not compact the file source's seen-files log in {}; will retry", dir, e);
         }
+    }
+
+    /** How many entries outside the snapshot force a new snapshot. */
+    long compactionThreshold() {
+        return Math.max(COMPACT_MAX_RECENT, Math.min(COMPACT_MAX_RECENT_CAP, seen.snapshotSize() / 16));
     }
 
     /** Writes the hot set as the snapshot of the newest log offset and removes older snapshots. */

@@ -429,9 +429,59 @@ class FileStreamSourceTest {
     }
 
     @Test
+    void latestFirstNeverKeepsAListingForLaterBatches() {
+        for (int i = 0; i < 6; i++) {
+            json(in, "f" + i + ".json", T + i, i);
+        }
+        h.option("latestFirst", true).option("maxFilesPerTrigger", 2).open();
+        assertThat(ids(h.batch())).containsExactly(5L, 4L);
+        assertThat(h.stream.unreadForTest()).isNull();
+        json(in, "g.json", T + 100, 100);
+        assertThat(ids(h.batch())).containsExactly(100L, 3L);
+    }
+
+    @Test
+    void maxBytesPerTriggerCachesTheRestUnlessItsBytesAreUnderTheRatio() {
+        for (int i = 0; i < 4; i++) {
+            TestFiles.write(in, "f" + i + ".json", "{\"id\":" + i + "}\n" + " ".repeat(91), T + i); // 100 bytes
+        }
+        h.option("maxBytesPerTrigger", 250).option("discardCachedInputRatio", 0.5).open();
+        assertThat(ids(h.batch())).containsExactly(0L, 1L);
+        assertThat(h.stream.unreadForTest()).hasSize(2); // 200 bytes >= 250 x 0.5
+        assertThat(ids(h.batch())).containsExactly(2L, 3L);
+        for (int i = 9; i < 12; i++) {
+            TestFiles.write(in, "g" + i + ".json", "{\"id\":" + i + "}\n" + " ".repeat(91), T + i);
+        }
+        assertThat(ids(h.batch())).containsExactly(9L, 10L);
+        assertThat(h.stream.unreadForTest()).isNull(); // 100 bytes left < 250 x 0.5: list again next time
+        TestFiles.write(in, "g12.json", "{\"id\":12}\n" + " ".repeat(90), T + 12);
+        assertThat(ids(h.batch())).containsExactly(11L, 12L);
+    }
+
+    @Test
+    void fileNameOnlyTakesOneOfSeveralNewFilesWithTheSameName() {
+        json(in, "a/x.json", T, 1);
+        json(in, "b/x.json", T + 1, 2);
+        h.option("fileNameOnly", true).open();
+        assertThat(ids(h.batch())).containsExactly(1L);
+        assertThat(h.batch()).isNull();
+    }
+
+    @Test
+    void textWithPartitionColumns() {
+        TestFiles.write(in, "day=1/a.txt", "hello\n", T);
+        TestFiles.write(in, "day=2/b.txt", "world\n", T + 1);
+        h.format = "text";
+        h.schema = StructType.fromDDL("value string, day int");
+        h.open();
+        assertThat(h.batch()).containsExactly(Row.of("hello", 1), Row.of("world", 2));
+    }
+
+    @Test
     void textHasItsFixedSchema() {
         TestFiles.write(in, "a.txt", "hello\nworld\n", T);
         h.format = "text";
+        h.schema = null;
         h.open();
         assertThat(h.batch()).containsExactly(Row.of("hello"), Row.of("world"));
     }

@@ -51,7 +51,7 @@ final class Harness {
         }
         SourceProvider p = format.equals("text") ? TestProviders.text() : TestProviders.json();
         Options o = Options.of(options);
-        StructType resolved = p.resolveSchema(o, format.equals("text") ? Optional.empty() : Optional.of(schema));
+        StructType resolved = p.resolveSchema(o, Optional.ofNullable(schema));
         stream = (FileStreamSource) p.createStream(new StreamContext(o, resolved, metadata, SluiceClock.system(),
                 "q", 0));
         return stream;

@@ -110,7 +110,7 @@ class SeenFilesLogTest {
         // Forgotten, and older than the watermark: not new either, without being remembered.
         assertThat(again.seen().isNew(again.key("file:///in/f0.json"), T)).isFalse();
         assertThat(again.seen().isNew(again.key("file:///in/new.json"), T + 11 * DAY)).isTrue();
-        assertThat(again.latestEntries()).extracting(FileEntry::path).containsExactly("file:///in/late.json");
+        assertThat(again.latestEntry().path()).isEqualTo("file:///in/late.json");
     }
 
     @Test
@@ -134,7 +134,7 @@ class SeenFilesLogTest {
         assertThat(names()).containsExactly("9", "9.hot");
         SeenFilesLog again = SeenFilesLog.open(dir, DAY, false, FS);
         assertThat(again.current()).isEqualTo(9);
-        assertThat(again.latestEntries()).extracting(FileEntry::path).containsExactly("file:///in/f9.json");
+        assertThat(again.latestEntry().path()).isEqualTo("file:///in/f9.json");
     }
 
     @Test
@@ -213,6 +213,20 @@ class SeenFilesLogTest {
         Files.writeString(dir.resolve("0"), "v2\n{}");
         assertThatThrownBy(() -> SeenFilesLog.open(dir, DAY, false, FS))
                 .hasMessageContaining("was written in log version v2 but this Sluice reads only v1");
+    }
+
+    @Test
+    void logLinesInAnyJsonShapeAreRead() throws Exception {
+        FileEntry e = new FileEntry("file:///in/a.json", 5, 2);
+        assertThat(LogCodec.parseEntry("{\"path\":\"file:///in/a.json\",\"timestamp\":5,\"batchId\":2}")).isEqualTo(e);
+        assertThat(LogCodec.parseEntry("{ \"batchId\" : 2, \"timestamp\":5, \"path\":\"file:///in/a.json\", \"x\":[1]}"))
+                .isEqualTo(e);
+        FileEntry quoted = new FileEntry("file:///in/\"q\\.json", 5, 2);
+        assertThat(LogCodec.parseEntry(LogCodec.entryJson(quoted))).isEqualTo(quoted);
+        assertThat(LogCodec.entryJson(quoted)).isEqualTo("{\"path\":\"file:///in/\\\"q\\\\.json\",\"timestamp\":5,"
+                + "\"batchId\":2}");
+        assertThatThrownBy(() -> LogCodec.parseEntry("{\"path\":\"file:///in/a.json\",\"timestamp\":5}"))
+                .hasMessage("a seen-files entry needs path, timestamp and batchId");
     }
 
     @Test

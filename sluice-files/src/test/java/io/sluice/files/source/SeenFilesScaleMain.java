@@ -19,7 +19,9 @@ import java.util.stream.Stream;
  * <p>{@code SeenFilesScaleMain <N> [hot|aged] [batchSize] [workDir]} builds the state in a checkpoint folder through
  * the source's own code path ({@link SeenFilesLog#append} then {@link SeenFilesLog#committed}, as batches do), then
  * starts a child JVM with {@code -Xmx256m} that restores it and looks files up, and prints the child's figures:
- * restore time, lookup time, heap used after a full GC, and the state's size on disk.
+ * restore time, lookup time, heap used after a full GC, and the state's size on disk. Before restarting it logs,
+ * without committing, as many more files as the compaction policy lets pile up after the snapshot: the worst
+ * moment to restart.
  *
  * <ul>
  *   <li>{@code hot}: every file within maxFileAge (7 days) of the newest, so all N stay in the hot set: the worst
@@ -64,13 +66,30 @@ public final class SeenFilesScaleMain {
             done += size;
         }
         long buildMs = (System.nanoTime() - t0) / 1_000_000;
+        // The worst moment to restart: just before the next snapshot, with as many entries after the snapshot as
+        // the policy allows, logged but not committed (a crash), so the restart must parse them all.
+        long tail = Math.max(0, log.compactionThreshold() - 1 - log.seen().recentSize());
+        long extra = 0;
+        while (extra < tail) {
+            files.clear();
+            int size = (int) Math.min(batch, tail - extra);
+            for (int i = 0; i < size; i++) {
+                long k = done + extra + i;
+                String uri = "file:///data/landing/2026/11/" + (k % 100) + "/events-" + k + ".json";
+                files.add(new SeenFilesLog.NewFile(uri, null, 4096, T + k * step));
+            }
+            id = log.append(files);
+            extra += size;
+        }
+        n += extra;
         long bytes;
         try (Stream<Path> s = Files.list(dir)) {
             bytes = s.mapToLong(p -> p.toFile().length()).sum();
         }
-        System.out.printf("built %,d entries (%s, %,d per batch, %d log offsets) in %,d ms; state on disk %,d bytes "
-                        + "(snapshot %,d entries + %,d after it)%n", n, hot ? "hot" : "aged", batch, id + 1, buildMs,
-                bytes, log.seen().snapshotSize(), log.seen().recentSize());
+        System.out.printf("built %,d entries (%s, %,d per batch, %d log offsets) in %,d ms, then %,d more logged but "
+                        + "not committed; state on disk %,d bytes (snapshot %,d entries + %,d after it)%n", n - extra,
+                hot ? "hot" : "aged", batch, id + 1, buildMs, extra, bytes, log.seen().snapshotSize(),
+                log.seen().recentSize());
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
