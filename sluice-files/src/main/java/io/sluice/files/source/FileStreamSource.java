@@ -88,7 +88,20 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private final TreeMap<Long, Map<String, Long>> loggedSizes = new TreeMap<>();
 
     /** A file as listed: where it is, its URI, its length and its modification time. */
-    record Listed(Path path, String uri, long size, long timestamp) {
+    record Listed(Path path, String uri, long size, long timestamp, PathHash[] key) {
+        Listed(Path path, String uri, long size, long timestamp) {
+            this(path, uri, size, timestamp, new PathHash[1]);
+        }
+    }
+
+    /** The file's identity in the seen-files state, computed once per listing. */
+    private PathHash key(Listed f) {
+        PathHash k = f.key()[0];
+        if (k == null) {
+            k = log.key(f.uri(), f.path());
+            f.key()[0] = k;
+        }
+        return k;
     }
 
     FileStreamSource(String format, Options options, FileSourceOptions opts, StructType schema, Formats formats,
@@ -193,7 +206,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             }
             List<SeenFilesLog.NewFile> files = new ArrayList<>(selected.size());
             for (Listed f : selected) {
-                files.add(new SeenFilesLog.NewFile(f.uri(), f.path(), f.size(), f.timestamp()));
+                files.add(new SeenFilesLog.NewFile(f.uri(), f.path(), f.size(), f.timestamp(), key(f)));
             }
             long id = log.append(files);
             Map<String, Long> sizes = new java.util.HashMap<>(selected.size() * 2);
@@ -325,7 +338,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
 
     // ---------------------------------------------------------------- discovery
 
-    /** Every data file of the path (or of the sink's manifest), ordered by modification time, then URI. */
+    /** Every data file of the path (or of the sink's manifest), in no particular order. */
     private List<Listed> listAll() {
         List<Listed> all;
         try {
@@ -352,11 +365,6 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot list " + source + ": " + e.getMessage(), e);
         }
-        Comparator<Listed> byTime = Comparator.comparingLong(Listed::timestamp);
-        if (opts.latestFirst()) {
-            byTime = byTime.reversed();
-        }
-        all.sort(byTime.thenComparing(Listed::uri));
         return all;
     }
 
@@ -385,7 +393,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     }
 
     /**
-     * The listed files that are new: at or after the watermark and not seen. A seen file whose length or
+     * The listed files that are new (at or after the watermark and not seen), ordered by modification time
+     * (newest first with latestFirst), then URI. A seen file whose length or
      * modification time changed is reported (once per run): counted, warned, or failing the query with
      * failOnFileChange. With fileNameOnly, of several new files with one name only the first counts.
      */
@@ -393,20 +402,26 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         SeenFiles seen = log.seen();
         long watermark = seen.watermark();
         List<Listed> out = new ArrayList<>();
-        Set<PathHash> names = opts.fileNameOnly() ? new HashSet<>() : null;
         for (Listed f : all) {
             if (f.timestamp() < watermark) {
                 continue;
             }
-            PathHash k = log.key(f.uri(), f.path());
-            SeenFiles.Seen s = seen.lookup(k);
+            SeenFiles.Seen s = seen.lookup(key(f));
             if (s == null) {
-                if (names == null || names.add(k)) {
-                    out.add(f);
-                }
+                out.add(f);
             } else if (s.timestamp() != f.timestamp() || (s.size() >= 0 && s.size() != f.size())) {
                 fileChanged(f, s);
             }
+        }
+        // Sorted after filtering: a trigger that finds nothing new sorts nothing.
+        Comparator<Listed> byTime = Comparator.comparingLong(Listed::timestamp);
+        if (opts.latestFirst()) {
+            byTime = byTime.reversed();
+        }
+        out.sort(byTime.thenComparing(Listed::uri));
+        if (opts.fileNameOnly()) {
+            Set<PathHash> names = new HashSet<>();
+            out.removeIf(f -> !names.add(key(f)));
         }
         return out;
     }

@@ -1,7 +1,5 @@
 package io.sluice.files.source;
 
-import java.util.Arrays;
-
 /**
  * An open-addressing map from a 128-bit {@link PathHash} to a file's modification time and size, in four
  * parallel {@code long} arrays: about 64 bytes per entry at most, no object per entry. Not thread-safe.
@@ -124,19 +122,58 @@ final class HashIndex {
                 j++;
             }
         }
-        Integer[] order = new Integer[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (x, y) -> PathHash.compare(a1[x], a2[x], a1[y], a2[y]));
-        long[][] out = new long[4][n];
-        for (int i = 0; i < n; i++) {
-            int o = order[i];
-            out[0][i] = a1[o];
-            out[1][i] = a2[o];
-            out[2][i] = at[o];
-            out[3][i] = as[o];
-        }
+        sort(a1, a2, at, as, 0, n - 1);
+        long[][] out = {a1, a2, at, as};
         return out;
+    }
+
+    /** Sorts the four parallel arrays by (a1, a2) in place: quicksort, insertion sort for short ranges. */
+    private static void sort(long[] a1, long[] a2, long[] at, long[] as, int lo, int hi) {
+        while (hi - lo > 16) {
+            int mid = (lo + hi) >>> 1;
+            long p1 = a1[mid];
+            long p2 = a2[mid];
+            int i = lo;
+            int j = hi;
+            while (i <= j) {
+                while (PathHash.compare(a1[i], a2[i], p1, p2) < 0) {
+                    i++;
+                }
+                while (PathHash.compare(a1[j], a2[j], p1, p2) > 0) {
+                    j--;
+                }
+                if (i <= j) {
+                    swap(a1, a2, at, as, i++, j--);
+                }
+            }
+            // Recurse into the smaller side, loop on the larger: the stack stays logarithmic.
+            if (j - lo < hi - i) {
+                sort(a1, a2, at, as, lo, j);
+                lo = i;
+            } else {
+                sort(a1, a2, at, as, i, hi);
+                hi = j;
+            }
+        }
+        for (int i = lo + 1; i <= hi; i++) {
+            for (int k = i; k > lo && PathHash.compare(a1[k - 1], a2[k - 1], a1[k], a2[k]) > 0; k--) {
+                swap(a1, a2, at, as, k, k - 1);
+            }
+        }
+    }
+
+    private static void swap(long[] a1, long[] a2, long[] at, long[] as, int i, int j) {
+        long t = a1[i];
+        a1[i] = a1[j];
+        a1[j] = t;
+        t = a2[i];
+        a2[i] = a2[j];
+        a2[j] = t;
+        t = at[i];
+        at[i] = at[j];
+        at[j] = t;
+        t = as[i];
+        as[i] = as[j];
+        as[j] = t;
     }
 }

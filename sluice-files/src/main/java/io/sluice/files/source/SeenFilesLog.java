@@ -214,6 +214,9 @@ final class SeenFilesLog {
         if (!seen.fileNameOnly()) {
             return PathHash.of(uri);
         }
+        if (path == null) {
+            return key(uri);
+        }
         Path name = path.getFileName();
         return PathHash.of(name == null ? uri : name.toString());
     }
@@ -248,8 +251,14 @@ final class SeenFilesLog {
         }
     }
 
-    /** A file chosen for a batch, with the size and modification time the listing reported. */
-    record NewFile(String uri, Path path, long size, long timestamp) {
+    /**
+     * A file chosen for a batch, with the size and modification time the listing reported, and its identity when
+     * already computed (else null).
+     */
+    record NewFile(String uri, Path path, long size, long timestamp, PathHash key) {
+        NewFile(String uri, Path path, long size, long timestamp) {
+            this(uri, path, size, timestamp, null);
+        }
     }
 
     /**
@@ -274,7 +283,7 @@ final class SeenFilesLog {
             throw new UncheckedIOException("Cannot write the file source's log " + file, e);
         }
         for (NewFile f : files) {
-            seen.add(key(f.uri(), f.path()), f.timestamp(), f.size());
+            seen.add(f.key() != null ? f.key() : key(f.uri(), f.path()), f.timestamp(), f.size());
         }
         seen.purge();
         current = id;

@@ -75,9 +75,14 @@ public final class PlanningScaleMain {
             List<InputPartition> parts = s.planPartitions(start, end);
             long planMs = ms(t2);
             s.commit(end);
-            long t3 = System.nanoTime();
-            Offset again = s.latestOffset(end, s.defaultReadLimit());
-            long secondMs = ms(t3);
+            Offset again = end;
+            StringBuilder steady = new StringBuilder();
+            for (int k = 0; k < 3; k++) {
+                long t3 = System.nanoTime();
+                again = s.latestOffset(again, s.defaultReadLimit());
+                steady.append(k == 0 ? "" : ", ").append(ms(t3));
+            }
+            String secondMs = steady.toString();
             s.stop();
             long t4 = System.nanoTime();
             FileStreamSource restarted = open(in, meta, extra);
@@ -87,7 +92,7 @@ public final class PlanningScaleMain {
             long afterRestartMs = ms(t5);
             restarted.stop();
             System.out.printf("  round %d: open %d ms; first trigger latestOffset %,d ms (%s) + planPartitions %,d ms "
-                            + "(%d partitions, %,d files); second trigger %,d ms (%s); restart %,d ms, then a trigger "
+                            + "(%d partitions, %,d files); next 3 triggers %s ms (%s); restart %,d ms, then a trigger "
                             + "%,d ms (%s)%n", round + 1, openMs, latestMs, end, planMs, parts.size(),
                     parts.stream().mapToInt(p -> ((FilePartition) p).files().size()).sum(), secondMs, again, restartMs,
                     afterRestartMs, afterRestart);

@@ -66,6 +66,10 @@ public final class SeenFilesScaleMain {
             done += size;
         }
         long buildMs = (System.nanoTime() - t0) / 1_000_000;
+        System.out.printf("built %,d entries (%s, %,d per batch, %d log offsets) in %,d ms: snapshot %,d entries + "
+                        + "%,d after it%n", n, hot ? "hot" : "aged", batch, id + 1, buildMs, log.seen().snapshotSize(),
+                log.seen().recentSize());
+        int rc = child(dir, maxAge, n);
         // The worst moment to restart: just before the next snapshot, with as many entries after the snapshot as
         // the policy allows, logged but not committed (a crash), so the restart must parse them all.
         long tail = Math.max(0, log.compactionThreshold() - 1 - log.seen().recentSize());
@@ -86,11 +90,21 @@ public final class SeenFilesScaleMain {
         try (Stream<Path> s = Files.list(dir)) {
             bytes = s.mapToLong(p -> p.toFile().length()).sum();
         }
-        System.out.printf("built %,d entries (%s, %,d per batch, %d log offsets) in %,d ms, then %,d more logged but "
-                        + "not committed; state on disk %,d bytes (snapshot %,d entries + %,d after it)%n", n - extra,
-                hot ? "hot" : "aged", batch, id + 1, buildMs, extra, bytes, log.seen().snapshotSize(),
-                log.seen().recentSize());
+        System.out.printf("then %,d more logged but not committed (the most the policy lets pile up): state on "
+                        + "disk %,d bytes, snapshot %,d entries + %,d after it%n", extra, bytes,
+                log.seen().snapshotSize(), log.seen().recentSize());
+        rc |= child(dir, maxAge, n);
 
+        if (args.length <= 3) {
+            try (Stream<Path> s = Files.walk(work)) {
+                s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+        System.exit(rc);
+    }
+
+    /** Restores the state in a child JVM with a 256 MB heap and prints what it reports; returns its exit code. */
+    private static int child(Path dir, long maxAge, long n) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", SeenFilesScaleMain.class.getName(), "--restart",
@@ -101,13 +115,7 @@ public final class SeenFilesScaleMain {
                 System.out.println("  " + line);
             }
         }
-        int rc = p.waitFor();
-        if (args.length <= 3) {
-            try (Stream<Path> s = Files.walk(work)) {
-                s.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
-        System.exit(rc);
+        return p.waitFor();
     }
 
     /** In the child JVM: restore, look up, report. */
