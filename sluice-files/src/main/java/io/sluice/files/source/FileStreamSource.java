@@ -87,21 +87,49 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     /** Sizes the listing gave for the files of log offsets logged in this run and not yet committed. */
     private final TreeMap<Long, Map<String, Long>> loggedSizes = new TreeMap<>();
 
-    /** A file as listed: where it is, its URI, its length and its modification time. */
-    record Listed(Path path, String uri, long size, long timestamp, PathHash[] key) {
+    /** A file as listed: where it is, its URI, its length, its modification time, and its identity once known. */
+    static final class Listed {
+        private final Path path;
+        private final String uri;
+        private final long size;
+        private final long timestamp;
+        private PathHash key;
+
         Listed(Path path, String uri, long size, long timestamp) {
-            this(path, uri, size, timestamp, new PathHash[1]);
+            this.path = path;
+            this.uri = uri;
+            this.size = size;
+            this.timestamp = timestamp;
+        }
+
+        Path path() {
+            return path;
+        }
+
+        String uri() {
+            return uri;
+        }
+
+        long size() {
+            return size;
+        }
+
+        long timestamp() {
+            return timestamp;
+        }
+
+        @Override
+        public String toString() {
+            return uri;
         }
     }
 
-    /** The file's identity in the seen-files state, computed once per listing. */
+    /** The file's identity in the seen-files state, computed once per listed file. */
     private PathHash key(Listed f) {
-        PathHash k = f.key()[0];
-        if (k == null) {
-            k = log.key(f.uri(), f.path());
-            f.key()[0] = k;
+        if (f.key == null) {
+            f.key = log.key(f.uri(), f.path());
         }
-        return k;
+        return f.key;
     }
 
     FileStreamSource(String format, Options options, FileSourceOptions opts, StructType schema, Formats formats,

@@ -15,6 +15,7 @@ record PathHash(long h1, long h2) {
         return of(s.getBytes(StandardCharsets.UTF_8));
     }
 
+    @SuppressWarnings("fallthrough") // MurmurHash3's tail: each case adds one more byte
     static PathHash of(byte[] data) {
         int len = data.length;
         long h1 = 0;

@@ -112,11 +112,11 @@ class FileStreamSourceTest {
         TestFiles.write(in, "d.json", "x".repeat(200), T + 3);  // bigger than the cap: still taken alone
         h.option("maxBytesPerTrigger", 80).open();
         assertThat(h.stream.defaultReadLimit()).isEqualTo(ReadLimit.maxBytes(80));
-        assertThat(h.id(h.next())).isEqualTo(0);
+        assertThat(id(h.next())).isEqualTo(0);
         assertThat(h.names(-1, 0)).containsExactly("a.json");
         h.stream.commit(new FileSourceOffset(0));
         h.committed = new FileSourceOffset(0);
-        assertThat(h.id(h.next())).isEqualTo(1);
+        assertThat(id(h.next())).isEqualTo(1);
         assertThat(h.names(0, 1)).containsExactly("b.json", "c.json");
         h.committed = new FileSourceOffset(1);
         h.next();

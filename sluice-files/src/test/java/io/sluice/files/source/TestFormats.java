@@ -59,9 +59,7 @@ final class TestFormats implements Formats {
                     }
                     JsonNode n = MAPPER.readTree(line);
                     StructType s = StructType.empty();
-                    var it = n.fields();
-                    while (it.hasNext()) {
-                        var e = it.next();
+                    for (var e : n.properties()) {
                         s = s.add(e.getKey(), e.getValue().isIntegralNumber() ? DataType.longType()
                                 : e.getValue().isNumber() ? DataType.doubleType()
                                 : e.getValue().isBoolean() ? DataType.booleanType() : DataType.stringType());
