@@ -234,6 +234,33 @@ class FileSourceEndToEndTest {
     }
 
     @Test
+    void aCheckpointWrittenBySparkIsResumed() throws Exception {
+        // Spark 4.2's checkpoint of a file source that read f0..f2 in two batches; its paths moved to this folder.
+        Path sample = Path.of(getClass().getResource("/spark-samples/file-chk").toURI());
+        try (Stream<Path> files = Files.walk(sample)) {
+            for (Path p : files.filter(Files::isRegularFile).toList()) {
+                Path target = chk.resolve(sample.relativize(p).toString());
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, Files.readString(p).replace("file:///data/in/", "file://" + in + "/"));
+            }
+        }
+        long sparkTime = 1795936512428L;
+        for (int i = 0; i < 3; i++) {
+            json(in, "f" + i + ".json", sparkTime, i);
+        }
+        json(in, "f3.json", sparkTime + 1000, 3);
+        StreamingQuery q = start(Trigger.availableNow(), "maxFilesPerTrigger", "2");
+        assertThat(q.awaitTermination(30_000)).isTrue();
+        assertThat(MemorySink.batches(table)).containsOnlyKeys(2L);
+        assertThat(ids()).containsExactly(3L);
+        assertThat(q.lastProgress().sources().get(0).startOffset()).isEqualTo("{\"logOffset\":1}");
+        assertThat(q.lastProgress().sources().get(0).endOffset()).isEqualTo("{\"logOffset\":2}");
+        assertThat(q.lastProgress().sources().get(0).metrics()).containsEntry("numFilesChangedAfterRead", "0");
+        assertThat(Files.readString(chk.resolve("sources/0/2"))).isEqualTo("v1\n{\"path\":\"file://" + in
+                + "/f3.json\",\"timestamp\":" + (sparkTime + 1000) + ",\"batchId\":2}");
+    }
+
+    @Test
     void onlyWholeFilesAreReadWhenWritersRenameIntoPlace() throws Exception {
         StreamingQuery q = start(Trigger.processingTime(0));
         Path part = TestFiles.write(in, "_incoming/a.json", "{\"id\":1,\"name\":\"n1\"}\n{\"id\"", T);
