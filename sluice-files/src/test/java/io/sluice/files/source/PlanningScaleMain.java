@@ -2,7 +2,6 @@ package io.sluice.files.source;
 
 import io.sluice.api.Offset;
 import io.sluice.api.Options;
-import io.sluice.api.ReadLimit;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.StreamContext;
