@@ -1,0 +1,96 @@
+package io.sluice.files.fs;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * The few file-system operations the file source needs, kept behind one interface so that object stores can be
+ * added later beside the local file system ({@link #local()}). Paths are {@link java.nio.file.Path}s so a store
+ * with a NIO provider fits in; everything a checkpoint records about a file is its {@link #uri(Path)}.
+ *
+ * <p>Implementations are thread-safe. Nothing here is atomic across calls: a listing is a snapshot that may be
+ * stale by the time it is used, and callers must cope with entries that vanish.
+ */
+public interface FileStorage {
+
+    /** The local file system through {@code java.nio.file}. */
+    static FileStorage local() {
+        return LocalFileStorage.INSTANCE;
+    }
+
+    /**
+     * The canonical URI string of a path, as written to the seen-files log and compared to identify a file:
+     * Spark's form, e.g. {@code file:///data/in/a%20b.json} for a local file. Equal paths give equal strings.
+     */
+    String uri(Path path);
+
+    /** The path a {@link #uri(Path)} string (or a Spark log's {@code file:/...} variant of it) names. */
+    Path path(String uri);
+
+    /** How the path is shown in descriptions, as Spark's qualified Hadoop path: {@code file:/data/in}. */
+    String display(Path path);
+
+    /** The status of a file or directory, or empty when nothing exists there. Symbolic links are followed. */
+    Optional<FileStatus> status(Path path) throws IOException;
+
+    /**
+     * The direct children of a directory with their status, in no particular order. Children that vanish while
+     * listing are left out.
+     *
+     * @throws java.nio.file.NoSuchFileException when the directory does not exist
+     */
+    List<FileStatus> list(Path directory) throws IOException;
+
+    /**
+     * Every regular file under {@code root} (or {@code root} itself when it is a file), descending into
+     * sub-directories whose name {@code accept} accepts, and passing on files whose name it accepts. A root that
+     * does not exist yields nothing. Object stores override this with a flat prefix listing.
+     */
+    default void walk(Path root, Predicate<String> accept, Consumer<FileStatus> files) throws IOException {
+        Optional<FileStatus> s = status(root);
+        if (s.isEmpty()) {
+            return;
+        }
+        if (!s.get().directory()) {
+            files.accept(s.get());
+            return;
+        }
+        walkChildren(root, accept, files);
+    }
+
+    private void walkChildren(Path dir, Predicate<String> accept, Consumer<FileStatus> files) throws IOException {
+        List<FileStatus> children;
+        try {
+            children = list(dir);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return; // removed while walking
+        }
+        for (FileStatus c : children) {
+            if (!accept.test(c.name())) {
+                continue;
+            }
+            if (c.directory()) {
+                walkChildren(c.path(), accept, files);
+            } else {
+                files.accept(c);
+            }
+        }
+    }
+
+    /** Opens a file for reading. */
+    InputStream open(Path path) throws IOException;
+
+    /**
+     * Moves a file to {@code target}, creating the target's parent directories. Fails if {@code target} exists;
+     * never replaces a file.
+     */
+    void move(Path source, Path target) throws IOException;
+
+    /** Deletes a file; false when it did not exist. */
+    boolean delete(Path path) throws IOException;
+}

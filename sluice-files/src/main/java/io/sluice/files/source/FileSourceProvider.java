@@ -1,0 +1,164 @@
+package io.sluice.files.source;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
+import io.sluice.api.source.MicroBatchStream;
+import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.StreamContext;
+import io.sluice.api.types.StructField;
+import io.sluice.api.types.StructType;
+import io.sluice.files.fs.FileStatus;
+import io.sluice.files.fs.FileStorage;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The file source for one format: options, schema resolution and the stream. The public providers
+ * ({@link JsonFileSourceProvider}, {@link CsvFileSourceProvider}, {@link TextFileSourceProvider}) only name
+ * their format.
+ */
+abstract class FileSourceProvider implements SourceProvider {
+    private static final Logger LOG = LoggerFactory.getLogger(FileSourceProvider.class);
+    /** At most this many files (the newest) are handed to schema inference. */
+    static final int INFER_SAMPLE_FILES = 1000;
+
+    private final String format;
+    private final Formats formats;
+    private final FileStorage storage;
+
+    FileSourceProvider(String format, Formats formats, FileStorage storage) {
+        this.format = format;
+        this.formats = formats;
+        this.storage = storage;
+    }
+
+    @Override
+    public final String shortName() {
+        return format;
+    }
+
+    @Override
+    public final Optional<StructType> fixedSchema(Options options) {
+        return formats.fixedSchema(format, options);
+    }
+
+    @Override
+    public final StructType resolveSchema(Options options, Optional<StructType> userSchema) {
+        FileSourceOptions o = FileSourceOptions.parse(options);
+        SourcePath path = SourcePath.parse(o.path(), storage);
+        if (!path.isGlob() && status(path.pattern()).isEmpty()) {
+            // A glob may match nothing yet; a plain path must exist, as in Spark.
+            throw new InvalidOptionException(FileSourceOptions.PATH, o.path(),
+                    "[PATH_NOT_FOUND] Path does not exist: " + storage.display(path.pattern()) + ".", true);
+        }
+        if (o.cleanSource() == FileSourceOptions.CleanSource.ARCHIVE) {
+            String dir = o.sourceArchiveDir().orElseThrow();
+            SourcePath archive = SourcePath.parse(dir, storage);
+            if (archive.isGlob() || path.matchedByArchive(archive.pattern())) {
+                throw new InvalidOptionException(FileSourceOptions.SOURCE_ARCHIVE_DIR, dir, "Base archive path "
+                        + "cannot be set to the path where archived path can possibly match with source pattern. "
+                        + "Ensure the base archive path doesn't match with source pattern in depth, where the depth "
+                        + "is minimum of depth on both paths.", true);
+            }
+        }
+        if (o.cleanSource() != FileSourceOptions.CleanSource.OFF && !path.isGlob()
+                && SinkManifest.present(storage, path.base())) {
+            throw new InvalidOptionException(FileSourceOptions.CLEAN_SOURCE, o.cleanSource().name()
+                    .toLowerCase(Locale.ROOT), "Clean up source files is not supported when reading from the "
+                    + "output directory of FileStreamSink.", true);
+        }
+        Optional<StructType> fixed = formats.fixedSchema(format, options);
+        StructType schema;
+        if (userSchema.isPresent()) {
+            schema = userSchema.get();
+        } else if (fixed.isPresent()) {
+            schema = fixed.get();
+        } else if (o.inferSchema()) {
+            schema = infer(options, path);
+        } else {
+            throw new IllegalArgumentException("Schema must be specified when creating a streaming source "
+                    + "DataFrame. If some files already exist in the directory, then depending on the file format "
+                    + "you may be able to create a static DataFrame on that directory with "
+                    + "'spark.read.load(directory)' and infer schema from it. (Sluice: call schema(\"col type, "
+                    + "...\"), or set option inferSchema=true to infer it from the files present at start, "
+                    + "which is unsafe across restarts.)");
+        }
+        formats.validate(format, options, fixed.orElse(schema));
+        return schema;
+    }
+
+    private Optional<FileStatus> status(Path p) {
+        try {
+            return storage.status(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read " + p, e);
+        }
+    }
+
+    /**
+     * Infers the data schema from the newest files present now, then appends the {@code key=value} folder
+     * columns that are not data columns, with guessed types.
+     */
+    private StructType infer(Options options, SourcePath path) {
+        List<FileStatus> files = new ArrayList<>();
+        try {
+            if (!path.isGlob() && SinkManifest.present(storage, path.base())) {
+                java.util.Map<Path, FileStatus> live = new java.util.LinkedHashMap<>();
+                for (SinkManifest.Change c : new SinkManifest(path.base(), storage).readNew()) {
+                    if (c.deleted()) {
+                        live.remove(c.file().path());
+                    } else {
+                        live.put(c.file().path(), c.file());
+                    }
+                }
+                files.addAll(live.values());
+            } else {
+                path.list(storage, files::add);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list " + path + " to infer a schema", e);
+        }
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("Unable to infer schema for " + format.toUpperCase(Locale.ROOT)
+                    + ". It must be specified manually.");
+        }
+        files.sort(Comparator.comparingLong(FileStatus::modificationTime).reversed());
+        List<FileStatus> sample = files.subList(0, Math.min(INFER_SAMPLE_FILES, files.size()));
+        List<Path> paths = new ArrayList<>();
+        Map<String, List<String>> folderValues = new LinkedHashMap<>();
+        for (FileStatus f : sample) {
+            paths.add(f.path());
+            path.partitionsOf(f.path()).forEach((k, v) ->
+                    folderValues.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
+        }
+        StructType schema = formats.infer(format, options, paths);
+        for (Map.Entry<String, List<String>> e : folderValues.entrySet()) {
+            if (schema.indexOf(e.getKey()) < 0) {
+                schema = schema.add(StructField.of(e.getKey(), Partitions.infer(e.getValue())));
+            }
+        }
+        LOG.warn("inferSchema=true: inferred schema {} from {} of the {} files in {}. Inference is unsafe across "
+                + "restarts: a restart infers again from the files present then and may get another schema; give "
+                + "the schema explicitly with schema(\"{}\") to keep it", schema.toDDL(), sample.size(),
+                files.size(), path, schema.toDDL());
+        return schema;
+    }
+
+    @Override
+    public final MicroBatchStream createStream(StreamContext context) {
+        FileSourceOptions o = FileSourceOptions.parse(context.options());
+        return new FileStreamSource(format, context.options(), o, context.schema(), formats, storage,
+                context.metadataPath());
+    }
+}

@@ -1,0 +1,45 @@
+package io.sluice.files.source;
+
+import io.sluice.api.Options;
+import io.sluice.api.types.StructType;
+import io.sluice.files.format.FileFormatReader;
+import io.sluice.files.format.FileFormats;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** The format parsers as the file source uses them: {@link FileFormats}, or a stand-in in tests. */
+interface Formats {
+
+    Optional<StructType> fixedSchema(String format, Options options);
+
+    void validate(String format, Options options, StructType dataSchema);
+
+    FileFormatReader reader(String format, Options options, StructType dataSchema);
+
+    StructType infer(String format, Options options, List<Path> sampleFiles);
+
+    /** The real parsers. */
+    Formats DEFAULT = new Formats() {
+        @Override
+        public Optional<StructType> fixedSchema(String format, Options options) {
+            return FileFormats.fixedSchema(format, options);
+        }
+
+        @Override
+        public void validate(String format, Options options, StructType dataSchema) {
+            FileFormats.validate(format, options, dataSchema);
+        }
+
+        @Override
+        public FileFormatReader reader(String format, Options options, StructType dataSchema) {
+            return FileFormats.reader(format, options, dataSchema);
+        }
+
+        @Override
+        public StructType infer(String format, Options options, List<Path> sampleFiles) {
+            return FileFormats.infer(format, options, sampleFiles);
+        }
+    };
+}
