@@ -140,4 +140,14 @@ class RealFormatsEndToEndTest {
         file("c.json", "{\"id\":4}\n");
         assertThat(frame.count()).isEqualTo(4);
     }
+
+    @Test
+    void inferSchemaIsOptInAndReadsTheFilesPresentAtStart() throws Exception {
+        file("a.csv", "id,name\n1,x\n2,y\n");
+        var frame = sluice.readStream().format("csv").option("header", "true").option("inferSchema", "true")
+                .load(tmp.resolve("in").toString());
+        assertThat(frame.schema().toDDL()).isEqualTo("id INT, name STRING");
+        assertThat(runAvailableNow("csv", null, "header", "true", "inferSchema", "true"))
+                .containsExactlyInAnyOrder(Row.of(1, "x"), Row.of(2, "y"));
+    }
 }
