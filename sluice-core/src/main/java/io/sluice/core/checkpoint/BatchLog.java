@@ -1,5 +1,6 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.api.io.DurableFiles;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.io.IOException;
@@ -62,7 +63,7 @@ final class BatchLog<T> {
         this.codec = Objects.requireNonNull(codec, "codec");
         this.advisor = Objects.requireNonNull(advisor, "advisor");
         try {
-            AtomicFiles.createDirectories(this.dir);
+            DurableFiles.createDirectories(this.dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create checkpoint folder " + this.dir, e);
         }
@@ -96,7 +97,7 @@ final class BatchLog<T> {
             return false;
         }
         try {
-            AtomicFiles.createNew(file, FileFormat.join(lines));
+            DurableFiles.createNew(file, FileFormat.join(lines));
             return true;
         } catch (FileAlreadyExistsException e) {
             return false;

@@ -1,5 +1,6 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.api.io.DurableFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,7 +55,7 @@ public final class Checkpoint implements AutoCloseable {
     public static Checkpoint open(Path dir) {
         Path path = Objects.requireNonNull(dir, "dir").toAbsolutePath().normalize();
         try {
-            AtomicFiles.createDirectories(path);
+            DurableFiles.createDirectories(path);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create checkpoint location " + path + ": " + e.getMessage(), e);
         }
@@ -96,7 +97,7 @@ public final class Checkpoint implements AutoCloseable {
         }
         Path dir = path.resolve("sources").resolve(Integer.toString(i));
         try {
-            AtomicFiles.createDirectories(dir);
+            DurableFiles.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create source folder " + dir + ": " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.api.io.DurableFiles;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.io.IOException;
@@ -33,7 +34,7 @@ final class QueryMetadata {
         }
         String id = UUID.randomUUID().toString();
         try {
-            AtomicFiles.createNew(file, json(id).getBytes(StandardCharsets.UTF_8));
+            DurableFiles.createNew(file, json(id).getBytes(StandardCharsets.UTF_8));
             return id;
         } catch (FileAlreadyExistsException e) {
             // Another writer got there first (cannot happen under the lock, but its id is the one that counts).

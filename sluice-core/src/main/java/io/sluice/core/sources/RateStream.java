@@ -4,6 +4,7 @@ import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.io.DurableFiles;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.PartitionReader;
@@ -12,19 +13,13 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * The rate source's stream. The offset is the number of whole seconds since the stream's creation time, which is
@@ -62,8 +57,8 @@ final class RateStream implements MicroBatchStream {
                 return read(file);
             }
             long now = clock.millis();
-            Files.createDirectories(dir);
-            writeAtomically(file, "v" + VERSION + "\n" + now);
+            DurableFiles.createDirectories(dir);
+            DurableFiles.replace(file, ("v" + VERSION + "\n" + now).getBytes(StandardCharsets.UTF_8));
             LOG.info("Start time: {}", now);
             return now;
         } catch (IOException e) {
@@ -94,33 +89,6 @@ final class RateStream implements MicroBatchStream {
         } catch (NumberFormatException e) {
             throw new IllegalStateException("Log file " + file + " was malformed: the start time '"
                     + content.substring(nl + 1) + "' is not a number");
-        }
-    }
-
-    /** Writes {@code .<name>.<uuid>.tmp} beside the target, forces it to disk, then renames it into place. */
-    static void writeAtomically(Path target, String content) throws IOException {
-        Path dir = target.toAbsolutePath().getParent();
-        Path tmp = dir.resolve("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                ByteBuffer buf = ByteBuffer.wrap(content.getBytes(StandardCharsets.UTF_8));
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                ch.force(true);
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-            try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-                d.force(true);
-            } catch (IOException | UnsupportedOperationException ignored) {
-                // Not every platform can sync a directory.
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
         }
     }
 

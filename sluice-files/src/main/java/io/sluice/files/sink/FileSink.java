@@ -3,6 +3,7 @@ package io.sluice.files.sink;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Row;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.io.DurableFiles;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
@@ -26,9 +27,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -79,7 +82,7 @@ final class FileSink implements Sink {
         this.partitionPaths = partitionPaths;
         this.partitioned = !options.partitionBy.isEmpty();
         this.extension = options.format.extension + (options.gzip ? ".gz" : "");
-        Durable.createDirectories(outputDir);
+        DurableFiles.createDirectories(outputDir);
         this.log = new SinkLog(outputDir, options, clock);
         recoverStaging();
     }
@@ -202,7 +205,7 @@ final class FileSink implements Sink {
                 Files.deleteIfExists(marker);
             }
         }
-        if (!Durable.deleteTree(staging)) {
+        if (!deleteTree(staging)) {
             LOG.warn("File sink {}: could not clear the staging folder {}", outputDir, staging);
         }
     }
@@ -241,7 +244,7 @@ final class FileSink implements Sink {
         } catch (IOException e) {
             return; // no staging folder
         }
-        Durable.deleteTree(staging);
+        deleteTree(staging);
         try {
             Files.deleteIfExists(staging.getParent());
         } catch (IOException e) {
@@ -303,7 +306,7 @@ final class FileSink implements Sink {
                 }
             }
             if (batchId <= log.latestBatchId()) {
-                Durable.deleteTree(dir);
+                deleteTree(dir);
                 return;
             }
             Path marker = staging.resolve(batchId + MOVING_SUFFIX);
@@ -315,7 +318,7 @@ final class FileSink implements Sink {
                         sb.append(f.finalRelative()).append('\n');
                     }
                     Files.deleteIfExists(marker);
-                    Durable.createNew(marker, clock.millis(),
+                    SinkLog.createNew(marker, clock.millis(),
                             out -> out.write(sb.toString().getBytes(StandardCharsets.UTF_8)));
                 }
                 Set<Path> folders = new LinkedHashSet<>();
@@ -324,14 +327,14 @@ final class FileSink implements Sink {
                     Path target = outputDir.resolve(f.finalRelative());
                     Path folder = target.getParent();
                     if (folders.add(folder)) {
-                        Durable.createDirectories(folder);
+                        DurableFiles.createDirectories(folder);
                     }
-                    Durable.move(f.staged(), target);
+                    Files.move(f.staged(), target, StandardCopyOption.ATOMIC_MOVE); // the folders are fsynced below
                     moved.add(target);
                     entries.add(SinkFileStatus.added(target, f.size(), f.modificationTime()));
                 }
                 for (Path folder : folders) {
-                    Durable.fsyncDirectory(folder);
+                    DurableFiles.fsyncFolder(folder);
                 }
                 log.add(batchId, entries);
             } catch (IOException | RuntimeException | Error e) {
@@ -352,13 +355,13 @@ final class FileSink implements Sink {
                 throw e;
             }
             Files.deleteIfExists(marker);
-            Durable.deleteTree(dir);
+            deleteTree(dir);
             LOG.debug("Committed batch {} to {}: {} file(s)", batchId, outputDir, files.size());
         }
 
         @Override
         public void abort(Throwable cause) {
-            Durable.deleteTree(dir);
+            deleteTree(dir);
         }
     }
 
@@ -484,6 +487,26 @@ final class FileSink implements Sink {
                 LOG.debug("Could not delete {}", path, e);
             }
         }
+    }
+
+    /** Deletes a folder tree, best effort; returns false if something could not be deleted. */
+    private static boolean deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return true;
+        }
+        boolean ok = true;
+        try (var paths = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) paths.sorted(Comparator.reverseOrder())::iterator) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException e) {
+                    ok = false;
+                }
+            }
+        } catch (IOException | UncheckedIOException e) {
+            ok = false;
+        }
+        return ok;
     }
 
     /** Counts the bytes that reach the file (after compression). */

@@ -3,16 +3,20 @@ package io.sluice.files.sink;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.io.DurableFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,7 +57,7 @@ final class SinkLog {
         this.retentionMs = options.retentionMs;
         this.cleanupDelayMs = options.cleanupDelayMs;
         this.minBatchesToRetain = options.minBatchesToRetain;
-        Durable.createDirectories(dir);
+        DurableFiles.createDirectories(dir);
         TreeMap<Long, Path> files = list(dir);
         this.compactInterval = compactInterval(files, options.compactInterval);
         this.latest = files.isEmpty() ? -1 : files.lastKey();
@@ -101,9 +105,24 @@ final class SinkLog {
         } else {
             content = entries;
         }
-        Durable.createNew(fileFor(batchId), now, out -> write(content, out));
+        createNew(fileFor(batchId), now, out -> write(content, out));
         latest = Math.max(latest, batchId);
         deleteExpired(batchId, now);
+    }
+
+    /**
+     * {@link DurableFiles#createNew} stamped with the query clock's {@code mtimeMs}: the cleanup of expired manifest
+     * files compares modification times with that clock, not the wall clock. The stamp is fsynced too, so it
+     * survives a power loss like the content.
+     *
+     * @throws java.nio.file.FileAlreadyExistsException if {@code target} exists (it is left as it was)
+     */
+    static void createNew(Path target, long mtimeMs, DurableFiles.Writer content) throws IOException {
+        DurableFiles.createNew(target, content);
+        Files.setLastModifiedTime(target, FileTime.fromMillis(mtimeMs));
+        try (FileChannel ch = FileChannel.open(target, StandardOpenOption.WRITE)) {
+            ch.force(true);
+        }
     }
 
     private boolean retain(SinkFileStatus s, long now) {

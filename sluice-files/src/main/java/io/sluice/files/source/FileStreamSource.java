@@ -3,6 +3,7 @@ package io.sluice.files.source;
 import io.sluice.api.Offset;
 import io.sluice.api.Options;
 import io.sluice.api.ReadLimit;
+import io.sluice.api.io.DurableFiles;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.PartitionReader;
 import io.sluice.api.source.SupportsTriggerAvailableNow;
@@ -660,7 +661,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private void writeCleanMarker(long id) {
         try {
             byte[] json = new FileSourceOffset(id).json().getBytes(StandardCharsets.UTF_8);
-            AtomicFiles.replace(cleanMarker, out -> out.write(json));
+            DurableFiles.replace(cleanMarker, out -> out.write(json));
         } catch (IOException e) {
             LOG.warn("Cannot write {}", cleanMarker, e);
         }

@@ -1,5 +1,7 @@
 package io.sluice.files.source;
 
+import io.sluice.api.io.DurableFiles;
+
 import java.io.BufferedOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -184,7 +186,7 @@ final class HotSnapshot {
     static long write(Path file, long logOffset, long maxTimestamp, long watermark, long maxFileAgeMs,
                       boolean fileNameOnly, Records records) throws IOException {
         long[] written = {0};
-        AtomicFiles.replaceWithChannel(file, ch -> {
+        DurableFiles.replaceWithChannel(file, ch -> {
             ch.position(HEADER);
             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch),
                     1 << 16));

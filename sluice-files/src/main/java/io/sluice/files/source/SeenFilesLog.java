@@ -1,5 +1,6 @@
 package io.sluice.files.source;
 
+import io.sluice.api.io.DurableFiles;
 import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -275,7 +276,7 @@ final class SeenFilesLog {
         }
         Path file = dir.resolve(Long.toString(id));
         try {
-            AtomicFiles.createNew(file, out -> LogCodec.writeEntries(entries, out));
+            DurableFiles.createNew(file, out -> LogCodec.writeEntries(entries, out));
         } catch (FileAlreadyExistsException e) {
             throw new IllegalStateException("Concurrent update to the log. Multiple streaming jobs detected for "
                     + id + " (" + file + " already exists)", e);
