@@ -167,6 +167,7 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "$w: rows" "$(val "$a" rows)" "$(val "$b" rows)" ""
     row "$w: seconds, start() to termination" "$(val "$a" seconds)" "$(val "$b" seconds)" "$(ratio "$(val "$b" seconds)" "$(val "$a" seconds)") (Spark/Sluice)"
     row "$w: rows/s" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "$w: the batch alone, ms (batchDuration)" "$(val "$a" batch_ms)" "$(val "$b" batch_ms)" "$(ratio "$(val "$b" batch_ms)" "$(val "$a" batch_ms)") (Spark/Sluice)"
   done
   if [[ -n ${R[sluice_jsonwrite]:-} ]]; then
     a=${R[sluice_jsonwrite]} b=${R[spark_jsonwrite]}
