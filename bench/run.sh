@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
 # Sluice vs Spark 4.2 (local[2]) on the same machine, one run after the other, never two at once.
 #
-#   bench/run.sh [overhead|throughput|startup|all]     (default: all; ~5 minutes)
+#   bench/run.sh [WORKLOAD|engine|files|all]...   (default: all; ~10 minutes)
+#
+#   engine: overhead throughput startup (rate-micro-batch to noop)
+#   files:  jsonread csvread jsonwrite plan100k (both engines) and seenfiles (Sluice only: see below)
+#
+# The file workloads read data generated once under bench/target/data by io.sluice.bench.GenerateEvents:
+# events-json and events-csv (100 files x 20,000 rows, the same rows), plan100k (100,000 one-line JSON files).
+# `seenfiles` runs two mains of sluice-files' test sources on its test classpath (sluice-files/target/test-classes
+# plus the shaded sluice-bench jar): PlanningScaleMain 100000 (a trigger that finds nothing new, a restart) and
+# SeenFilesScaleMain 10000000 hot (restart with 10 M files in the seen-files state, child JVM -Xmx256m); their
+# output goes to the results file as it is. Spark has no peer for it (see docs/benchmarks.md).
 #
 # Builds both benchmark programs if needed (offline; MVN_OFFLINE= to allow downloads), runs each workload on
 # Sluice then on Spark, prints a side-by-side table with the ratio, and keeps the raw lines in
@@ -11,8 +21,21 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-WHAT=${1:-all}
-case "$WHAT" in overhead|throughput|startup|all) ;; *) echo "usage: $0 [overhead|throughput|startup|all]" >&2; exit 2;; esac
+WHAT=${*:-all}
+ENGINE_WORKLOADS="overhead throughput startup"
+FILE_WORKLOADS="jsonread csvread jsonwrite plan100k"
+WORKLOADS=
+for what in $WHAT; do
+  case "$what" in
+    all) WORKLOADS+=" $ENGINE_WORKLOADS $FILE_WORKLOADS seenfiles";;
+    engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
+    files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
+    overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles) WORKLOADS+=" $what";;
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|engine|files|all]..." >&2
+       exit 2;;
+  esac
+done
+wants() { [[ " $WORKLOADS " == *" $1 "* ]]; }
 
 HEAP=${HEAP:--Xmx2g}
 MVN="mvn ${MVN_OFFLINE--o} -q -B -Pbench"
@@ -30,7 +53,7 @@ stale() { # stale JAR PATH...: true when JAR is missing or any file under PATH i
   [[ ! -f $jar ]] && return 0
   [[ -n $(find "$@" -type f -newer "$jar" -print -quit 2>/dev/null) ]]
 }
-if stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+if stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
@@ -38,6 +61,27 @@ if stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src || [[ ! -f
   echo "building bench/spark-bench ..." >&2
   $MVN -pl bench/spark-bench package -DskipTests
 fi
+
+FILES_TESTS=sluice-files/target/test-classes
+if wants seenfiles && { [[ ! -f $FILES_TESTS/io/sluice/files/source/SeenFilesScaleMain.class ]] ||
+    [[ -n $(find sluice-files/src/test -type f -newer "$FILES_TESTS/io/sluice/files/source/SeenFilesScaleMain.class" -print -quit) ]]; }; then
+  echo "compiling sluice-files test classes ..." >&2
+  $MVN -pl sluice-files -am test-compile
+fi
+
+# ---------------------------------------------------------------- data (generated once)
+
+DATA=bench/target/data
+gen() { # gen NAME FORMAT FILES LINES
+  [[ -d $DATA/$1 ]] && return 0
+  echo "generating $DATA/$1 ..." >&2
+  rm -rf "$DATA/$1.tmp"
+  java -cp "$SLUICE_JAR" io.sluice.bench.GenerateEvents "$DATA/$1.tmp" "$2" "$3" "$4" >&2
+  mv "$DATA/$1.tmp" "$DATA/$1"
+}
+wants jsonread && gen events-json json 100 20000
+wants csvread && gen events-csv csv 100 20000
+wants plan100k && gen plan100k json 100000 1
 
 SLUICE=(java $HEAP -Dbench.dir="$CHK" -jar "$SLUICE_JAR")
 SPARK=(java $HEAP $(cat bench/spark-bench/jvm-opens.txt) -Dbench.dir="$CHK" -cp "$SPARK_JAR:$(cat "$SPARK_CP")" io.sluice.bench.SparkBench)
@@ -49,24 +93,45 @@ SPARK=(java $HEAP $(cat bench/spark-bench/jvm-opens.txt) -Dbench.dir="$CHK" -cp 
   echo "# $(java -version 2>&1 | head -1), heap flags: $HEAP"
 } | tee "$RESULTS"
 
-run() { # run ENGINE WORKLOAD: one JVM, one result line
+run() { # run ENGINE WORKLOAD [ARG...]: one JVM, one result line
   local engine=$1 workload=$2 line
-  echo "running $engine $workload ..." >&2
-  if [[ $engine == sluice ]]; then line=$("${SLUICE[@]}" "$workload" | grep "^sluice $workload ")
-  else line=$("${SPARK[@]}" "$workload" | grep "^spark $workload "); fi
+  shift 2
+  echo "running $engine $workload $* (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+  echo "# $engine $workload $*: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+  if [[ $engine == sluice ]]; then line=$("${SLUICE[@]}" "$workload" "$@" | grep "^sluice $workload ")
+  else line=$("${SPARK[@]}" "$workload" "$@" | grep "^spark $workload "); fi
   echo "$line" | tee -a "$RESULTS" >&2
   echo "$line"
+}
+args() { # the arguments each workload gets
+  case $1 in
+    jsonread) echo "$DATA/events-json";;
+    csvread) echo "$DATA/events-csv";;
+    plan100k) echo "$DATA/plan100k 1000";;
+    jsonwrite) echo "1000000 20";;
+  esac
 }
 val() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }   # val LINE KEY
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.1fx", a / b }'; }
 num() { awk -v a="$1" 'BEGIN { if (a >= 1e6) printf "%.2f M", a / 1e6; else printf "%g", a }'; }
 
 declare -A R
-for w in overhead throughput startup; do
-  [[ $WHAT == all || $WHAT == "$w" ]] || continue
-  R[sluice_$w]=$(run sluice $w)
-  R[spark_$w]=$(run spark $w)
+for w in $ENGINE_WORKLOADS $FILE_WORKLOADS; do
+  wants "$w" || continue
+  # shellcheck disable=SC2046
+  R[sluice_$w]=$(run sluice $w $(args $w))
+  # shellcheck disable=SC2046
+  R[spark_$w]=$(run spark $w $(args $w))
 done
+if wants seenfiles; then
+  FILES_CP="$FILES_TESTS:$SLUICE_JAR"
+  for main in "PlanningScaleMain 100000" "SeenFilesScaleMain 10000000 hot"; do
+    echo "running sluice $main (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+    { echo "# sluice $main: load average before $(cut -d' ' -f1-3 /proc/loadavg)"
+      # shellcheck disable=SC2086
+      java $HEAP -cp "$FILES_CP" io.sluice.files.source.$main; } 2>&1 | tee -a "$RESULTS" >&2
+  done
+fi
 
 # ---------------------------------------------------------------- table
 
@@ -95,6 +160,25 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "startup: heap used after the batch, MB" "$(val "$a" heap_used_mb)" "$(val "$b" heap_used_mb)" ""
     row "startup: peak heap (sum of pool peaks), MB" "$(val "$a" heap_peak_mb)" "$(val "$b" heap_peak_mb)" ""
     row "startup: peak RSS, MB" "$(val "$a" rss_peak_mb)" "$(val "$b" rss_peak_mb)" ""
+  fi
+  for w in jsonread csvread; do
+    [[ -n ${R[sluice_$w]:-} ]] || continue
+    a=${R[sluice_$w]} b=${R[spark_$w]}
+    row "$w: rows" "$(val "$a" rows)" "$(val "$b" rows)" ""
+    row "$w: seconds, start() to termination" "$(val "$a" seconds)" "$(val "$b" seconds)" "$(ratio "$(val "$b" seconds)" "$(val "$a" seconds)") (Spark/Sluice)"
+    row "$w: rows/s" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "$w: the batch alone, ms (batchDuration)" "$(val "$a" batch_ms)" "$(val "$b" batch_ms)" "$(ratio "$(val "$b" batch_ms)" "$(val "$a" batch_ms)") (Spark/Sluice)"
+  done
+  if [[ -n ${R[sluice_jsonwrite]:-} ]]; then
+    a=${R[sluice_jsonwrite]} b=${R[spark_jsonwrite]}
+    row "jsonwrite: rows/s (sum rows / sum duration)" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "jsonwrite: batches measured / median ms" "$(val "$a" batches) / $(val "$a" median_ms)" "$(val "$b" batches) / $(val "$b" median_ms)" ""
+  fi
+  if [[ -n ${R[sluice_plan100k]:-} ]]; then
+    a=${R[sluice_plan100k]} b=${R[spark_plan100k]}
+    row "plan100k: batch 0 latestOffset, ms" "$(val "$a" batch0_latest_offset_ms)" "$(val "$b" batch0_latest_offset_ms)" "$(ratio "$(val "$b" batch0_latest_offset_ms)" "$(val "$a" batch0_latest_offset_ms)") (Spark/Sluice)"
+    row "plan100k: batch 0 batchDuration, ms" "$(val "$a" batch0_total_ms)" "$(val "$b" batch0_total_ms)" "$(ratio "$(val "$b" batch0_total_ms)" "$(val "$a" batch0_total_ms)") (Spark/Sluice)"
+    row "plan100k: start() to batch 0's progress, s" "$(val "$a" start_to_batch0_s)" "$(val "$b" start_to_batch0_s)" ""
   fi
 } | tee -a "$RESULTS"
 echo "raw results: $RESULTS" >&2

@@ -31,6 +31,11 @@ import java.util.stream.Stream;
  * overhead   [rowsPerBatch=1000]    [seconds=20]  per-batch overhead; batches in the first 3 s are warm-up
  * throughput [rowsPerBatch=5000000] [seconds=40]  rows/s; the first 3 batches are warm-up
  * startup                                          JVM start to the first committed batch (SparkSession included)
+ * jsonread DIR | csvread DIR                       availableNow file source (the events schema) to noop: rows/s
+ *                                                  from start() to termination
+ * jsonwrite  [rowsPerBatch=1000000] [seconds=20]  rate-micro-batch to the json file sink: rows/s (sum rows / sum
+ *                                                  batchDuration, batches 0-1 warm-up)
+ * plan100k DIR [maxFilesPerTrigger=1000]          json file source over DIR's files: batch 0's latestOffset and total
  * </pre>
  */
 public final class SparkBench {
@@ -46,9 +51,11 @@ public final class SparkBench {
     public static void main(String[] args) throws Exception {
         long mainEntered = System.currentTimeMillis();
         String workload = args.length > 0 ? args[0] : "overhead";
-        if (!List.of("overhead", "throughput", "startup").contains(workload)) {
+        if (!List.of("overhead", "throughput", "startup", "jsonread", "csvread", "jsonwrite", "plan100k")
+                .contains(workload)) {
             System.err.println("usage: SparkBench overhead [rowsPerBatch=1000] [seconds=20]"
-                    + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup");
+                    + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread DIR | csvread DIR"
+                    + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k DIR [maxFilesPerTrigger=1000]");
             System.exit(2);
         }
         long s0 = System.nanoTime();
@@ -61,6 +68,9 @@ public final class SparkBench {
         switch (workload) {
             case "overhead" -> overhead(spark, longArg(args, 1, 1_000), longArg(args, 2, 20));
             case "throughput" -> throughput(spark, longArg(args, 1, 5_000_000), longArg(args, 2, 40));
+            case "jsonread", "csvread" -> fileRead(spark, workload, args[1]);
+            case "jsonwrite" -> jsonWrite(spark, longArg(args, 1, 1_000_000), longArg(args, 2, 20));
+            case "plan100k" -> plan(spark, args[1], longArg(args, 2, 1_000));
             default -> startup(spark, mainEntered, sessionSeconds);
         }
         // Spark leaves non-daemon threads behind; the result is printed, so leave at once.
@@ -132,6 +142,128 @@ public final class SparkBench {
             q.stop();
         } finally {
             deleteRecursively(chk);
+        }
+    }
+
+    static final String EVENTS_DDL = "event_id string, user_id string, amount_cents long, event_time timestamp";
+
+    static void fileRead(SparkSession spark, String workload, String dir) throws Exception {
+        String format = workload.equals("jsonread") ? "json" : "csv";
+        Path chk = checkpointDir(workload);
+        Collector c = new Collector();
+        spark.streams().addListener(c);
+        try {
+            long t0 = System.nanoTime();
+            StreamingQuery q = spark.readStream().format(format).schema(EVENTS_DDL).load(dir)
+                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+                    .trigger(Trigger.AvailableNow()).start();
+            q.awaitTermination();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            c.awaitEnd();
+            List<Sample> samples = c.samples();
+            long rows = samples.stream().mapToLong(Sample::rows).sum();
+            // batch_ms: the batches' own durations; the rest of `seconds` is starting and stopping the query.
+            long batchMs = samples.stream().mapToLong(Sample::durationMs).sum();
+            System.out.printf(Locale.ROOT, "spark %s rows=%d batches=%d seconds=%.3f rows_per_s=%.0f batch_ms=%d"
+                            + " batch_rows_per_s=%.0f%n", workload, rows, samples.size(), seconds, rows / seconds,
+                    batchMs, rows * 1000.0 / Math.max(1, batchMs));
+        } finally {
+            deleteRecursively(chk);
+        }
+    }
+
+    static void jsonWrite(SparkSession spark, long rowsPerBatch, long seconds) throws Exception {
+        Path chk = checkpointDir("jsonwrite");
+        Path out = checkpointDir("jsonwrite-out");
+        Collector c = new Collector();
+        spark.streams().addListener(c);
+        try {
+            StreamingQuery q = spark.readStream().format("rate-micro-batch")
+                    .option("rowsPerBatch", rowsPerBatch).option("numPartitions", 2).load()
+                    .writeStream().format("json").option("path", out.toString())
+                    .option("checkpointLocation", chk.toString())
+                    .trigger(Trigger.ProcessingTime(0L)).start();
+            Thread.sleep(seconds * 1000);
+            q.stop();
+            c.awaitEnd();
+            List<Sample> counted = c.samples().stream().filter(s -> s.batchId() >= 2).toList();
+            require(counted.size() >= 1, "too few batches after the warm-up: " + counted.size());
+            long rows = counted.stream().mapToLong(Sample::rows).sum();
+            long ms = counted.stream().mapToLong(Sample::durationMs).sum();
+            long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
+            System.out.printf(Locale.ROOT, "spark jsonwrite rows_per_batch=%d seconds=%d batches=%d rows_per_s=%.0f"
+                            + " median_ms=%d out_mb=%.1f%n", rowsPerBatch, seconds, counted.size(),
+                    rows * 1000.0 / Math.max(1, ms), percentile(durations, 50), sizeOf(out) / 1e6);
+        } finally {
+            deleteRecursively(chk);
+            deleteRecursively(out);
+        }
+    }
+
+    static void plan(SparkSession spark, String dir, long maxFilesPerTrigger) throws Exception {
+        Path chk = checkpointDir("plan100k");
+        Collector c = new Collector();
+        spark.streams().addListener(c);
+        try {
+            long t0 = System.nanoTime();
+            StreamingQuery q = spark.readStream().format("json").schema(EVENTS_DDL)
+                    .option("maxFilesPerTrigger", maxFilesPerTrigger).load(dir)
+                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+                    .trigger(Trigger.ProcessingTime(0L)).start();
+            require(c.first.await(600, TimeUnit.SECONDS), "no batch within 600 s: " + q.status());
+            double firstS = (System.nanoTime() - t0) / 1e9;
+            q.stop();
+            c.awaitEnd();
+            StreamingQueryProgress p0 = c.progress.get(0);
+            Long latest = p0.durationMs().get("latestOffset");
+            System.out.printf(Locale.ROOT, "spark plan100k max_files_per_trigger=%d batch0_latest_offset_ms=%d"
+                            + " batch0_total_ms=%d batch0_rows=%d start_to_batch0_s=%.3f%n", maxFilesPerTrigger,
+                    latest == null ? -1L : latest, p0.batchDuration(), p0.numInputRows(), firstS);
+        } finally {
+            deleteRecursively(chk);
+        }
+    }
+
+    /** Collects every progress in order, and the end of the query. */
+    static final class Collector extends Listener {
+        final List<StreamingQueryProgress> progress = new ArrayList<>();
+        final CountDownLatch first = new CountDownLatch(1);
+        final CountDownLatch terminated = new CountDownLatch(1);
+        volatile String failure;
+
+        @Override
+        public void onQueryProgress(QueryProgressEvent event) {
+            synchronized (progress) {
+                progress.add(event.progress());
+            }
+            first.countDown();
+        }
+
+        @Override
+        public void onQueryTerminated(QueryTerminatedEvent event) {
+            failure = event.exception().isDefined() ? event.exception().get() : null;
+            terminated.countDown();
+        }
+
+        /** Spark's listener bus delivers in order: after onQueryTerminated every progress is in. */
+        void awaitEnd() throws InterruptedException {
+            require(terminated.await(60, TimeUnit.SECONDS), "the query did not report its end");
+            require(failure == null, "the query failed: " + failure);
+        }
+
+        List<Sample> samples() {
+            synchronized (progress) {
+                return progress.stream().map(p -> new Sample(p.batchId(), p.batchDuration(), p.numInputRows(),
+                        Instant.parse(p.timestamp()).toEpochMilli())).toList();
+            }
+        }
+    }
+
+    static long sizeOf(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            return paths.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        } catch (IOException e) {
+            return -1;
         }
     }
 
