@@ -111,7 +111,7 @@ final class MicroBatchExecution implements StreamingQuery {
             committedAtStart = r.startOffsets() == null ? new Offset[n]
                     : deserialize(r.startOffsets(), r.batchId() - 1);
             pendingAtStart = new Batch(r.batchId(), committedAtStart, deserialize(r.endOffsets(), r.batchId()),
-                    new Offset[n], r.endOffsets().batchTimestampMs());
+                    new Offset[n]);
             LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
                     r.batchId());
         } else {
@@ -319,7 +319,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 }
                 checkpoint.purge(nextBatchId, spec.minBatchesToRetain());
                 durations.put("walCommit", millisSince(w0));
-                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest, triggerStart);
+                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest);
             }
 
             status = new StreamingQueryStatus("Processing new data", true, true);
@@ -654,15 +654,13 @@ final class MicroBatchExecution implements StreamingQuery {
         final Offset[] start;
         final Offset[] end;
         final Offset[] latest;
-        final long timestampMs;
         long numOutputRows = -1;
 
-        Batch(long id, Offset[] start, Offset[] end, Offset[] latest, long timestampMs) {
+        Batch(long id, Offset[] start, Offset[] end, Offset[] latest) {
             this.id = id;
             this.start = start;
             this.end = end;
             this.latest = latest;
-            this.timestampMs = timestampMs;
         }
     }
 }
