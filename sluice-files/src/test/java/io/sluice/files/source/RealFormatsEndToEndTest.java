@@ -150,4 +150,71 @@ class RealFormatsEndToEndTest {
         assertThat(runAvailableNow("csv", null, "header", "true", "inferSchema", "true"))
                 .containsExactlyInAnyOrder(Row.of(1, "x"), Row.of(2, "y"));
     }
+
+    @Test
+    void aCrashAfterTheSourceLoggedItsFilesButBeforeOffsetsNReadsThemOnceOnRestart() throws Exception {
+        file("a.json", "{\"id\":1}\n");
+        file("b.json", "{\"id\":2}\n");
+        assertThat(runAvailableNow("json", "id long", "maxFilesPerTrigger", "1"))
+                .containsExactlyInAnyOrder(Row.of(1L), Row.of(2L));
+        Path chk = tmp.resolve("chk");
+        assertThat(chk.resolve("sources/0/1")).exists();
+        // The process died after the source wrote its log entry for batch 1 and before the engine wrote offsets/1.
+        Files.delete(chk.resolve("offsets/1"));
+        Files.delete(chk.resolve("commits/1"));
+        file("c.json", "{\"id\":3}\n");
+
+        StreamingQuery q = sluice.readStream().format("json").schema("id long").option("maxFilesPerTrigger", "1")
+                .load(tmp.resolve("in").toString()).writeStream().format("recording-rows")
+                .option("checkpointLocation", chk.toString()).trigger(Trigger.availableNow()).start();
+        q.awaitTermination();
+
+        // b.json, logged by the source before the crash, is offered again as batch 1 on its own; then c.json.
+        assertThat(q.recentProgress()).extracting(p -> p.batchId(), p -> p.sources().get(0).endOffset(),
+                p -> p.numInputRows()).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(1L, "{\"logOffset\":1}", 1L),
+                org.assertj.core.groups.Tuple.tuple(2L, "{\"logOffset\":2}", 1L));
+        assertThat(ROWS_BY_BATCH).containsEntry(1L, List.of(Row.of(2L))).containsEntry(2L, List.of(Row.of(3L)));
+    }
+
+    /** What the recording-rows sink received, by batch id (re-runs replace). */
+    private static final java.util.Map<Long, List<Row>> ROWS_BY_BATCH = new java.util.concurrent.ConcurrentHashMap<>();
+
+    {
+        sluice.registerSink(new io.sluice.api.sink.SinkProvider() {
+            @Override
+            public String shortName() {
+                return "recording-rows";
+            }
+
+            @Override
+            public io.sluice.api.sink.Sink createSink(io.sluice.api.sink.SinkContext context) {
+                return batchId -> new io.sluice.api.sink.BatchWriter() {
+                    @Override
+                    public io.sluice.api.sink.PartitionWriter partitionWriter(int partitionId) {
+                        List<Row> rows = new java.util.ArrayList<>();
+                        return new io.sluice.api.sink.PartitionWriter() {
+                            @Override
+                            public void write(Row row) {
+                                rows.add(row);
+                            }
+
+                            @Override
+                            public Object commit() {
+                                return rows;
+                            }
+                        };
+                    }
+
+                    @Override
+                    @SuppressWarnings("unchecked")
+                    public void commit(List<Object> parts) {
+                        List<Row> all = new java.util.ArrayList<>();
+                        parts.forEach(p -> all.addAll((List<Row>) p));
+                        ROWS_BY_BATCH.put(batchId, all);
+                    }
+                };
+            }
+        });
+    }
 }
