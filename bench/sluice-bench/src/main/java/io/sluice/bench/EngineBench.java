@@ -1,5 +1,7 @@
 package io.sluice.bench;
 
+import static io.sluice.bench.Measure.*;
+
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.StreamingQueryListener;
@@ -10,17 +12,13 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Sluice's side of the engine benchmarks; {@code io.sluice.bench.SparkBench} (bench/spark-bench) runs the same
@@ -42,13 +40,6 @@ import java.util.stream.Stream;
  * folder on disk (under {@code -Dbench.dir}, default the temp dir), so the fsynced log writes are included.
  */
 public final class EngineBench {
-    static final long WARMUP_MS = 3_000;
-    static final int WARMUP_BATCHES = 3;
-
-    /** One batch as its progress reported it. {@code triggerStartMs} is the progress timestamp. */
-    record Sample(long batchId, long durationMs, long rows, long triggerStartMs) {
-    }
-
     private EngineBench() {
     }
 
@@ -75,29 +66,12 @@ public final class EngineBench {
 
     static void overhead(long rowsPerBatch, long seconds) throws Exception {
         Run run = runFor("overhead", rowsPerBatch, seconds);
-        List<Sample> counted = run.samples.stream()
-                .filter(s -> s.triggerStartMs() >= run.queryStartMs + WARMUP_MS).toList();
-        require(counted.size() >= 2, "too few batches after the warm-up: " + counted.size());
-        long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
-        Wall wall = wall(counted);
-        System.out.printf(Locale.ROOT, "sluice overhead rows_per_batch=%d seconds=%d batches=%d median_ms=%d p90_ms=%d"
-                        + " mean_ms=%.2f wall_ms_per_batch=%.3f rows_per_s=%.0f%n",
-                rowsPerBatch, seconds, counted.size(), percentile(durations, 50), percentile(durations, 90),
-                Arrays.stream(durations).average().orElse(0), wall.msPerBatch, wall.rowsPerSecond);
+        System.out.print(Measure.overheadLine("sluice", run, rowsPerBatch, seconds));
     }
 
     static void throughput(long rowsPerBatch, long seconds) throws Exception {
         Run run = runFor("throughput", rowsPerBatch, seconds);
-        List<Sample> counted = run.samples.stream().filter(s -> s.batchId() >= WARMUP_BATCHES).toList();
-        require(counted.size() >= 2, "too few batches after the warm-up: " + counted.size());
-        long rows = counted.stream().mapToLong(Sample::rows).sum();
-        long ms = counted.stream().mapToLong(Sample::durationMs).sum();
-        long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
-        Wall wall = wall(counted);
-        System.out.printf(Locale.ROOT, "sluice throughput rows_per_batch=%d seconds=%d batches=%d rows_per_s=%.0f"
-                        + " wall_rows_per_s=%.0f median_ms=%d%n",
-                rowsPerBatch, seconds, counted.size(), rows * 1000.0 / Math.max(1, ms), wall.rowsPerSecond,
-                percentile(durations, 50));
+        System.out.print(Measure.throughputLine("sluice", run, rowsPerBatch, seconds));
     }
 
     static void startup() throws Exception {
@@ -257,19 +231,7 @@ public final class EngineBench {
         }
     }
 
-    static long sizeOf(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            return paths.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-        } catch (IOException e) {
-            return -1;
-        }
-    }
-
     // ---------------------------------------------------------------- running a query
-
-    /** What a timed run collected: every batch's progress, and when start() was called (epoch ms). */
-    record Run(List<Sample> samples, long queryStartMs) {
-    }
 
     /** Runs rate-micro-batch to noop back to back for {@code seconds}, stops, and returns every batch's progress. */
     static Run runFor(String name, long rowsPerBatch, long seconds) throws Exception {
@@ -312,28 +274,6 @@ public final class EngineBench {
         }
     }
 
-    /** Wall clock over consecutive batches: from the first one's trigger start to the last one's. */
-    record Wall(double msPerBatch, double rowsPerSecond) {
-    }
-
-    static Wall wall(List<Sample> counted) {
-        Sample first = counted.get(0);
-        Sample last = counted.get(counted.size() - 1);
-        long elapsed = Math.max(1, last.triggerStartMs() - first.triggerStartMs());
-        int intervals = counted.size() - 1;
-        long rows = 0;
-        for (int i = 0; i < intervals; i++) {
-            rows += counted.get(i).rows();
-        }
-        return new Wall((double) elapsed / intervals, rows * 1000.0 / elapsed);
-    }
-
-    /** Nearest-rank percentile of sorted values. */
-    static long percentile(long[] sorted, int p) {
-        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
-    }
-
     // ---------------------------------------------------------------- helpers
 
     /** A listener with empty defaults. */
@@ -352,36 +292,7 @@ public final class EngineBench {
     }
 
     static Path checkpointDir(String name) throws IOException {
-        Path base = Path.of(System.getProperty("bench.dir", System.getProperty("java.io.tmpdir")));
-        Files.createDirectories(base);
-        return Files.createTempDirectory(base, "sluice-" + name + "-");
+        return Measure.checkpointDir("sluice", name);
     }
 
-    static String rssPeakMb() {
-        try (Stream<String> lines = Files.lines(Path.of("/proc/self/status"))) {
-            return lines.filter(l -> l.startsWith("VmHWM:"))
-                    .map(l -> String.format(Locale.ROOT, "%.1f", Long.parseLong(l.replaceAll("\\D", "")) / 1024.0))
-                    .findFirst().orElse("na");
-        } catch (IOException | RuntimeException e) {
-            return "na";
-        }
-    }
-
-    static long longArg(String[] args, int i, long dflt) {
-        return args.length > i ? Long.parseLong(args[i].replace("_", "")) : dflt;
-    }
-
-    static void require(boolean ok, String message) {
-        if (!ok) {
-            throw new IllegalStateException(message);
-        }
-    }
-
-    static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // best effort
-        }
-    }
 }

@@ -157,12 +157,8 @@ final class ByteLineReader implements AutoCloseable {
             System.arraycopy(buf, pos, buf, 0, limit - pos);
             limit -= pos;
             pos = 0;
-        } else if (limit == buf.length) {
-            byte[] bigger = new byte[buf.length * 2];
-            System.arraycopy(buf, 0, bigger, 0, limit);
-            buf = bigger;
         }
-        fill();
+        fill(); // grows the buffer when a line fills it
         return pos + scanned;
     }
 
