@@ -2,6 +2,7 @@ package io.sluice.api;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -14,6 +15,9 @@ import java.util.TreeMap;
  */
 public final class Options {
     private static final Options EMPTY = new Options(Map.of());
+    private static final List<String> SECRET_KEY_PARTS = List.of("password", "secret", "sasl.jaas.config", "token", "key");
+    /** What {@link #toString()} shows instead of a secret value. */
+    public static final String SECRET_MASK = "*****";
     private final Map<String, String> byLowerKey;
     private final Map<String, String> original;
 
@@ -132,9 +136,27 @@ public final class Options {
         throw new InvalidOptionException(key, v, "true or false is accepted");
     }
 
+    /**
+     * True when values of options with this key are secrets that must never be printed: keys containing
+     * {@code password}, {@code secret}, {@code sasl.jaas.config}, {@code token} or {@code key} (case-insensitive),
+     * as in {@code kafka.ssl.key.password} or {@code kafka.sasl.jaas.config}.
+     */
+    public static boolean isSecretKey(String key) {
+        String k = key.toLowerCase(Locale.ROOT);
+        for (String part : SECRET_KEY_PARTS) {
+            if (k.contains(part)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code {k1=v1, kafka.ssl.key.password=*****}}: the options in their order, secret values masked. */
     @Override
     public String toString() {
-        return original.toString();
+        Map<String, String> shown = new LinkedHashMap<>();
+        original.forEach((k, v) -> shown.put(k, isSecretKey(k) ? SECRET_MASK : v));
+        return shown.toString();
     }
 
     @Override

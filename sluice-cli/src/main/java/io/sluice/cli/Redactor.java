@@ -1,10 +1,11 @@
 package io.sluice.cli;
 
+import io.sluice.api.Options;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -20,9 +21,8 @@ import java.util.Map;
  */
 public final class Redactor {
     /** What a secret value is shown as. */
-    public static final String MASK = "*****";
+    public static final String MASK = Options.SECRET_MASK;
 
-    private static final List<String> SECRET_KEY_PARTS = List.of("password", "secret", "sasl.jaas.config", "token", "key");
     private static final Redactor NONE = new Redactor(List.of());
 
     /** Secret values, longest first, so a value containing another is replaced whole. */
@@ -54,13 +54,7 @@ public final class Redactor {
 
     /** True when the values of options with this key must never be printed. */
     public static boolean isSecret(String key) {
-        String k = key.toLowerCase(Locale.ROOT);
-        for (String part : SECRET_KEY_PARTS) {
-            if (k.contains(part)) {
-                return true;
-            }
-        }
-        return false;
+        return Options.isSecretKey(key);
     }
 
     /** The value as it may be printed for this key. */
