@@ -231,6 +231,11 @@ class SparkBridgeTest {
             assertThat(loggedOffset(dir.resolve("spark"), b)).isEqualTo("{\"logOffset\":" + b + "}")
                     .isEqualTo(loggedOffset(dir.resolve("sluice"), b));
         }
+        // The source's metrics and description reach Spark's progress (ReportsSourceMetrics, toString).
+        var source = query.recentProgress()[0].sources()[0];
+        assertThat(source.description()).isEqualTo("FileStreamSource[file:" + in + "]");
+        assertThat(source.metrics()).containsEntry("numFilesOutstanding", "3")
+                .containsEntry("numFilesChangedAfterRead", "0").containsKey("numBytesOutstanding");
         // The file source's own state lives in the folder Spark gives it.
         assertThat(dir.resolve("spark/sources/0")).isDirectory();
         assertThat(Files.list(dir.resolve("spark/sources/0")).map(p -> p.getFileName().toString()))
