@@ -24,13 +24,6 @@ public final class BuiltInSources {
         }
     }
 
-    /** {@code sluice-socket}. */
-    public static final class Socket extends SluiceSparkSource {
-        public Socket() {
-            super("socket");
-        }
-    }
-
     /** {@code sluice-json} (sluice-files). */
     public static final class Json extends SluiceSparkSource {
         public Json() {

@@ -3,6 +3,7 @@ package io.sluice.spark;
 import io.sluice.api.source.SourceProvider;
 
 import java.util.Locale;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
@@ -15,14 +16,29 @@ final class SourceProviders {
     private SourceProviders() {
     }
 
+    /**
+     * Sources whose readers take their rows from the memory of the stream that planned them, so a reader built on
+     * an executor would find nothing: they cannot be bridged.
+     */
+    private static final Map<String, String> DRIVER_ONLY = Map.of(
+            "socket", "use Spark's own socket source, format(\"socket\")",
+            "memory", "use Spark's MemoryStream in Spark's own tests");
+
     static SourceProvider find(String name) {
+        String refused = DRIVER_ONLY.get(name.trim().toLowerCase(Locale.ROOT));
+        if (refused != null) {
+            throw new IllegalArgumentException("The Sluice source '" + name + "' keeps its rows in the memory of the "
+                    + "stream that received them, so Spark's executors cannot read its partitions: " + refused);
+        }
         ClassLoader loader = loader();
         TreeMap<String, String> available = new TreeMap<>();
         for (SourceProvider p : ServiceLoader.load(SourceProvider.class, loader)) {
             if (p.shortName().equalsIgnoreCase(name)) {
                 return p;
             }
-            available.put(p.shortName().toLowerCase(Locale.ROOT), p.getClass().getName());
+            if (!DRIVER_ONLY.containsKey(p.shortName().toLowerCase(Locale.ROOT))) {
+                available.put(p.shortName().toLowerCase(Locale.ROOT), p.getClass().getName());
+            }
         }
         if (name.indexOf('.') > 0) {
             try {
@@ -40,11 +56,13 @@ final class SourceProviders {
                 + "(driver and executors), or given by its class name");
     }
 
-    /** The short names on the classpath, sorted, for messages. */
+    /** The short names on the classpath that can be bridged, sorted, for messages. */
     static String available() {
         TreeMap<String, String> names = new TreeMap<>();
         for (SourceProvider p : ServiceLoader.load(SourceProvider.class, loader())) {
-            names.put(p.shortName().toLowerCase(Locale.ROOT), "");
+            if (!DRIVER_ONLY.containsKey(p.shortName().toLowerCase(Locale.ROOT))) {
+                names.put(p.shortName().toLowerCase(Locale.ROOT), "");
+            }
         }
         return String.join(", ", names.keySet());
     }

@@ -281,12 +281,12 @@ class SparkBridgeTest {
         assertThatThrownBy(() -> spark.readStream().format("sluice").load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessageStartingWith("Option 'sluice.source' is missing: name the Sluice source to read, e.g. "
-                        + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, csv, json, memory, "
-                        + "rate, rate-micro-batch, socket, text");
+                        + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, csv, json, rate, "
+                        + "rate-micro-batch, text");
         assertThatThrownBy(() -> sparkStream("rat").load())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, csv, json, memory, rate, "
-                        + "rate-micro-batch, socket, text. A Sluice source is found when");
+                .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, csv, json, rate, "
+                        + "rate-micro-batch, text. A Sluice source is found when");
         assertThatThrownBy(() -> sparkStream("rate-micro-batch").option("rowsPerBatch", 0).load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value '0'. The option 'rowsPerBatch' must be positive");
@@ -294,6 +294,11 @@ class SparkBridgeTest {
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value 'json' for option 'sluice.source': format 'sluice-rate' reads the Sluice "
                         + "source 'rate': leave the option out, or use format(\"sluice\")");
+        assertThatThrownBy(() -> sparkStream("socket").option("host", "localhost").option("port", 9).load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("The Sluice source 'socket' keeps its rows in the memory of the stream that received "
+                        + "them, so Spark's executors cannot read its partitions: use Spark's own socket source, "
+                        + "format(\"socket\")");
         assertThatThrownBy(() -> sparkStream("json").load(dir.toString()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Schema must be specified when creating a streaming source DataFrame");
