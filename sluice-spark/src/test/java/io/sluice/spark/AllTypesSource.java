@@ -18,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /** {@code format("all-types")}: three fixed rows with a column of every Sluice type, in one batch. */
 public final class AllTypesSource implements SourceProvider {
@@ -53,8 +55,12 @@ public final class AllTypesSource implements SourceProvider {
         return Optional.of(SCHEMA);
     }
 
+    /** Every context a stream was made with, driver's and executors', for checks of what the bridge passes. */
+    static final Queue<StreamContext> CONTEXTS = new ConcurrentLinkedQueue<>();
+
     @Override
     public MicroBatchStream createStream(StreamContext context) {
+        CONTEXTS.add(context);
         return new Stream();
     }
 

@@ -176,11 +176,27 @@ class SparkBridgeTest {
 
     @Test
     void aStreamWithoutAvailableNowSupportRunsOneBatchUnderAvailableNowAsInSpark() throws Exception {
-        var query = collect(sparkStream("all-types").load(), "types", AllTypesSource.SCHEMA,
-                dir.resolve("chk"), org.apache.spark.sql.streaming.Trigger.AvailableNow());
+        AllTypesSource.CONTEXTS.clear();
+        var query = collect(sparkStream("all-types").option("someOption", "x").load(), "types",
+                AllTypesSource.SCHEMA, dir.resolve("chk"), org.apache.spark.sql.streaming.Trigger.AvailableNow());
         assertThat(query.awaitTermination(60_000)).isTrue();
         assertThat(seen("types")).containsOnlyKeys(0L);
         assertThat(seen("types").get(0L)).containsExactlyElementsOf(AllTypesSource.rows());
+
+        // The driver's stream gets Spark's folder for the source and Spark's query id; the executor's stream the
+        // same id, options and schema, on a scratch folder.
+        List<io.sluice.api.source.StreamContext> contexts = List.copyOf(AllTypesSource.CONTEXTS);
+        assertThat(contexts).hasSize(2);
+        var driver = contexts.get(0);
+        assertThat(driver.metadataPath()).isEqualTo(dir.resolve("chk/sources/0")).isDirectory();
+        assertThat(driver.queryId()).isEqualTo(query.id().toString());
+        assertThat(driver.sourceIndex()).isZero();
+        assertThat(driver.bounded()).isFalse();
+        assertThat(driver.options().asMap()).isEqualTo(Map.of("someOption", "x"));
+        assertThat(driver.schema()).isEqualTo(AllTypesSource.SCHEMA);
+        var executor = contexts.get(1);
+        assertThat(executor.metadataPath()).isNotEqualTo(driver.metadataPath()).doesNotExist();
+        assertThat(executor).usingRecursiveComparison().ignoringFields("metadataPath", "clock").isEqualTo(driver);
     }
 
     // ------------------------------------------------------------------ the file source
