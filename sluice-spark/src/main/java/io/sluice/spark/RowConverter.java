@@ -30,7 +30,7 @@ import java.util.function.Function;
 final class RowConverter {
     private final Function<Object, Object>[] columns;
 
-    @SuppressWarnings("unchecked")
+    @SuppressWarnings({"unchecked", "rawtypes"})
     RowConverter(StructType schema) {
         columns = new Function[schema.size()];
         for (int i = 0; i < columns.length; i++) {
