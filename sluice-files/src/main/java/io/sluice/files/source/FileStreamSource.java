@@ -607,7 +607,14 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
 
     @Override
     public PartitionReader createReader(InputPartition partition) {
-        return new FilePartitionReader((FilePartition) partition, layouts, readers, storage, this::missing);
+        FilePartition files = (FilePartition) partition;
+        // A stream built only to read (the Spark bridge's executors) has planned nothing: make the layouts here.
+        for (FilePartition.Slice s : files.files()) {
+            if (!layouts.containsKey(s.layout())) {
+                layout(Layout.columnsOf(s.layout()));
+            }
+        }
+        return new FilePartitionReader(files, layouts, readers, storage, this::missing);
     }
 
     @Override

@@ -38,6 +38,19 @@ final class Layout {
         return key.toString();
     }
 
+    /** The partition columns of a {@link #keyOf} key. */
+    static int[] columnsOf(String key) {
+        if (key.isEmpty()) {
+            return new int[0];
+        }
+        String[] parts = key.split(",");
+        int[] cols = new int[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            cols[i] = Integer.parseInt(parts[i]);
+        }
+        return cols;
+    }
+
     /** @param partitionColumns indexes of the schema's partition columns, ascending */
     static Layout of(StructType schema, int[] partitionColumns) {
         Set<Integer> parts = new java.util.HashSet<>();

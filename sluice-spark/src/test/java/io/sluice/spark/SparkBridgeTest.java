@@ -1,0 +1,333 @@
+package io.sluice.spark;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Row;
+import io.sluice.api.types.StructType;
+import io.sluice.core.Sluice;
+import io.sluice.core.StreamingQuery;
+import io.sluice.core.Trigger;
+import io.sluice.core.sinks.MemorySink;
+import org.apache.spark.api.java.function.VoidFunction2;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamReader;
+import org.apache.spark.sql.streaming.StreamingQueryException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The bridge in Spark local mode: for each source, the rows Spark reads through the bridge equal the rows Sluice
+ * reads natively for the same input and options, batch by batch. One SparkSession for the whole class (its start
+ * is the slow part).
+ */
+class SparkBridgeTest {
+    private static SparkSession spark;
+    /** What each Spark query's foreachBatch saw: query tag -> batch id -> rows. */
+    private static final Map<String, Map<Long, List<Row>>> SEEN = new ConcurrentHashMap<>();
+    /** A query tag whose foreachBatch fails on this batch id (to leave offsets/N without commits/N). */
+    private static final Map<String, Long> FAIL_ON = new ConcurrentHashMap<>();
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void startSpark(@TempDir Path warehouse) {
+        spark = SparkSession.builder().master("local[2]").appName("sluice-spark-test")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "2")
+                .config("spark.sql.datetime.java8API.enabled", "true")
+                .config("spark.sql.session.timeZone", "UTC")
+                .config("spark.sql.adaptive.enabled", "false")
+                .config("spark.sql.warehouse.dir", warehouse.toString())
+                .config("spark.sql.streaming.forceDeleteTempCheckpointLocation", "true")
+                .getOrCreate();
+    }
+
+    @AfterAll
+    static void stopSpark() {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private DataStreamReader sparkStream(String source) {
+        return spark.readStream().format("sluice").option(SluiceSparkSource.SOURCE_OPTION, source);
+    }
+
+    /** Starts a Spark query whose batches are collected under {@code tag}. */
+    private static org.apache.spark.sql.streaming.StreamingQuery collect(Dataset<org.apache.spark.sql.Row> df,
+            String tag, StructType schema, Path checkpoint, org.apache.spark.sql.streaming.Trigger trigger)
+            throws Exception {
+        SEEN.put(tag, new ConcurrentHashMap<>());
+        return df.writeStream()
+                .option("checkpointLocation", checkpoint.toString())
+                .trigger(trigger)
+                .foreachBatch((VoidFunction2<Dataset<org.apache.spark.sql.Row>, Long>) (batch, id) -> {
+                    Long fail = FAIL_ON.get(tag);
+                    if (fail != null && fail.equals(id)) {
+                        throw new IllegalStateException("sink fails on batch " + id);
+                    }
+                    SEEN.get(tag).put(id, SparkRows.toSluice(batch.collectAsList(), schema));
+                })
+                .start();
+    }
+
+    private static Map<Long, List<Row>> seen(String tag) {
+        return new TreeMap<>(SEEN.get(tag));
+    }
+
+    /** The source's line of {@code offsets/N} (Spark's layout, which Sluice shares): its last line. */
+    private static String loggedOffset(Path checkpoint, long batch) throws IOException {
+        List<String> lines = Files.readAllLines(checkpoint.resolve("offsets").resolve(Long.toString(batch)));
+        return lines.get(lines.size() - 1);
+    }
+
+    private static void writeJson(Path folder, String name, long modifiedSeconds, String... lines) throws IOException {
+        Path f = folder.resolve(name);
+        Files.writeString(f, String.join("\n", lines) + "\n", StandardCharsets.UTF_8);
+        Files.setLastModifiedTime(f, FileTime.from(Instant.ofEpochSecond(modifiedSeconds)));
+    }
+
+    // ------------------------------------------------------------------ rate-micro-batch
+
+    @Test
+    void rateMicroBatchReadsTheSameRowsAndOffsetsAsSluice() throws Exception {
+        Map<String, String> options = Map.of("rowsPerBatch", "10", "numPartitions", "3", "startTimestamp", "1000",
+                "advanceMillisPerBatch", "500");
+        StructType schema = StructType.fromDDL("timestamp timestamp, value bigint");
+
+        var query = collect(sparkStream("rate-micro-batch").options(options).load(), "rate", schema,
+                dir.resolve("spark"), org.apache.spark.sql.streaming.Trigger.ProcessingTime(0));
+        await().atMost(Duration.ofSeconds(60)).until(() -> SEEN.get("rate").size() >= 3);
+        query.stop();
+
+        Map<Long, List<Row>> sluiceBatches;
+        try (Sluice sluice = Sluice.local()) {
+            StreamingQuery q = sluice.readStream().format("rate-micro-batch").options(options).load().writeStream()
+                    .format("memory").queryName("rate-native")
+                    .option("checkpointLocation", dir.resolve("sluice").toString()).start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> MemorySink.batches("rate-native").size() >= 3);
+            q.stop();
+            sluiceBatches = MemorySink.batches("rate-native");
+        }
+
+        Map<Long, List<Row>> sparkBatches = seen("rate");
+        for (long b = 0; b < 3; b++) {
+            assertThat(sparkBatches.get(b)).as("batch %d", b).containsExactlyElementsOf(sluiceBatches.get(b));
+            assertThat(loggedOffset(dir.resolve("spark"), b)).isEqualTo(loggedOffset(dir.resolve("sluice"), b));
+        }
+        assertThat(sparkBatches.get(1L)).hasSize(10).contains(Row.of(Instant.ofEpochMilli(1500), 10L));
+        assertThat(loggedOffset(dir.resolve("spark"), 0)).isEqualTo("{\"offset\":10,\"timestamp\":1500}");
+    }
+
+    @Test
+    void aSparkShortNamePerBuiltInSourceAndBatchReads() throws Exception {
+        List<org.apache.spark.sql.Row> rows = spark.read().format("sluice-rate-micro-batch")
+                .option("rowsPerBatch", 4).option("numPartitions", 2).option("startTimestamp", 5000).load()
+                .collectAsList();
+        List<Row> native_;
+        try (Sluice sluice = Sluice.local()) {
+            native_ = sluice.read().format("rate-micro-batch").option("rowsPerBatch", 4)
+                    .option("numPartitions", 2).option("startTimestamp", 5000).load().collectAsList();
+        }
+        assertThat(SparkRows.toSluice(rows, StructType.fromDDL("timestamp timestamp, value bigint")))
+                .containsExactlyElementsOf(native_)
+                .containsExactlyInAnyOrder(Row.of(Instant.ofEpochMilli(5000), 0L),
+                        Row.of(Instant.ofEpochMilli(5000), 1L), Row.of(Instant.ofEpochMilli(5000), 2L),
+                        Row.of(Instant.ofEpochMilli(5000), 3L));
+    }
+
+    // ------------------------------------------------------------------ types
+
+    @Test
+    void everySluiceTypeArrivesInSparkWithItsExactValue() throws Exception {
+        Dataset<org.apache.spark.sql.Row> df = spark.read().format("sluice")
+                .option(SluiceSparkSource.SOURCE_OPTION, "all-types").load();
+        assertThat(df.schema()).isEqualTo(SparkTypes.toSpark(AllTypesSource.SCHEMA));
+        assertThat(df.schema().simpleString()).isEqualTo(AllTypesSource.SCHEMA.simpleString());
+        List<Row> read = SparkRows.toSluice(df.collectAsList(), AllTypesSource.SCHEMA);
+        assertThat(read).containsExactlyElementsOf(AllTypesSource.rows());
+        try (Sluice sluice = Sluice.local()) {
+            assertThat(read).containsExactlyElementsOf(sluice.read().format("all-types").load().collectAsList());
+        }
+    }
+
+    @Test
+    void aStreamWithoutAvailableNowSupportRunsOneBatchUnderAvailableNowAsInSpark() throws Exception {
+        AllTypesSource.CONTEXTS.clear();
+        var query = collect(sparkStream("all-types").option("someOption", "x").load(), "types",
+                AllTypesSource.SCHEMA, dir.resolve("chk"), org.apache.spark.sql.streaming.Trigger.AvailableNow());
+        assertThat(query.awaitTermination(60_000)).isTrue();
+        assertThat(seen("types")).containsOnlyKeys(0L);
+        assertThat(seen("types").get(0L)).containsExactlyElementsOf(AllTypesSource.rows());
+
+        // The driver's stream gets Spark's folder for the source and Spark's query id; the executor's stream the
+        // same id, options and schema, on a scratch folder.
+        List<io.sluice.api.source.StreamContext> contexts = List.copyOf(AllTypesSource.CONTEXTS);
+        assertThat(contexts).hasSize(2);
+        var driver = contexts.get(0);
+        assertThat(driver.metadataPath()).isEqualTo(dir.resolve("chk/sources/0")).isDirectory();
+        assertThat(driver.queryId()).isEqualTo(query.id().toString());
+        assertThat(driver.sourceIndex()).isZero();
+        assertThat(driver.bounded()).isFalse();
+        assertThat(driver.options().asMap()).isEqualTo(Map.of("someOption", "x"));
+        assertThat(driver.schema()).isEqualTo(AllTypesSource.SCHEMA);
+        var executor = contexts.get(1);
+        assertThat(executor.metadataPath()).isNotEqualTo(driver.metadataPath()).doesNotExist();
+        assertThat(executor).usingRecursiveComparison().ignoringFields("metadataPath", "clock").isEqualTo(driver);
+    }
+
+    // ------------------------------------------------------------------ the file source
+
+    private static final String EVENTS = "id bigint, name string, at timestamp";
+
+    private Path eventFiles(int files) throws IOException {
+        Path in = Files.createDirectories(dir.resolve("in"));
+        for (int f = 0; f < files; f++) {
+            writeJson(in, "f" + f + ".json", 1_700_000_000L + f,
+                    "{\"id\":" + (2 * f) + ",\"name\":\"n" + (2 * f) + "\",\"at\":\"2026-01-0" + (1 + f) + "T00:00:00Z\"}",
+                    "{\"id\":" + (2 * f + 1) + ",\"name\":null}");
+        }
+        return in;
+    }
+
+    private static List<Row> eventsOfFile(int f) {
+        return List.of(Row.of(2L * f, "n" + (2 * f), Instant.parse("2026-01-0" + (1 + f) + "T00:00:00Z")),
+                Row.of(2L * f + 1, null, null));
+    }
+
+    @Test
+    void jsonFilesWithMaxFilesPerTriggerHaveTheSameBatchesAndAvailableNowStops() throws Exception {
+        Path in = eventFiles(5);
+        StructType schema = StructType.fromDDL(EVENTS);
+
+        var query = collect(sparkStream("json").schema(EVENTS).option("maxFilesPerTrigger", 2).load(in.toString()),
+                "json", schema, dir.resolve("spark"), org.apache.spark.sql.streaming.Trigger.AvailableNow());
+        assertThat(query.awaitTermination(60_000)).as("availableNow drains and stops").isTrue();
+
+        Map<Long, List<Row>> sluiceBatches;
+        try (Sluice sluice = Sluice.local()) {
+            StreamingQuery q = sluice.readStream().format("json").schema(EVENTS).option("maxFilesPerTrigger", 2)
+                    .load(in.toString()).writeStream().format("memory").queryName("json-native")
+                    .option("checkpointLocation", dir.resolve("sluice").toString())
+                    .trigger(Trigger.availableNow()).start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> !q.isActive());
+            sluiceBatches = MemorySink.batches("json-native");
+        }
+
+        Map<Long, List<Row>> sparkBatches = seen("json");
+        assertThat(sparkBatches).containsOnlyKeys(0L, 1L, 2L);
+        assertThat(sparkBatches).isEqualTo(sluiceBatches);
+        assertThat(sparkBatches.get(0L)).containsExactlyElementsOf(concat(eventsOfFile(0), eventsOfFile(1)));
+        assertThat(sparkBatches.get(1L)).containsExactlyElementsOf(concat(eventsOfFile(2), eventsOfFile(3)));
+        assertThat(sparkBatches.get(2L)).containsExactlyElementsOf(eventsOfFile(4));
+        for (long b = 0; b < 3; b++) {
+            assertThat(loggedOffset(dir.resolve("spark"), b)).isEqualTo("{\"logOffset\":" + b + "}")
+                    .isEqualTo(loggedOffset(dir.resolve("sluice"), b));
+        }
+        // The source's metrics and description reach Spark's progress (ReportsSourceMetrics, toString).
+        var source = query.recentProgress()[0].sources()[0];
+        assertThat(source.description()).isEqualTo("FileStreamSource[file:" + in + "]");
+        assertThat(source.metrics()).containsEntry("numFilesOutstanding", "3")
+                .containsEntry("numFilesChangedAfterRead", "0").containsKey("numBytesOutstanding");
+        // The file source's own state lives in the folder Spark gives it.
+        assertThat(dir.resolve("spark/sources/0")).isDirectory();
+        assertThat(Files.list(dir.resolve("spark/sources/0")).map(p -> p.getFileName().toString()))
+                .contains("0", "1", "2");
+    }
+
+    @Test
+    void aRestartFromSparksCheckpointReRunsThePendingBatchWithItsLoggedRange() throws Exception {
+        Path in = eventFiles(4);
+        Path chk = dir.resolve("spark");
+        StructType schema = StructType.fromDDL(EVENTS);
+        FAIL_ON.put("restart", 1L);
+        try {
+            var failing = collect(sparkStream("json").schema(EVENTS).option("maxFilesPerTrigger", 2)
+                    .load(in.toString()), "restart", schema, chk, org.apache.spark.sql.streaming.Trigger.AvailableNow());
+            assertThatThrownBy(() -> failing.awaitTermination(60_000)).isInstanceOf(StreamingQueryException.class)
+                    .hasStackTraceContaining("sink fails on batch 1");
+        } finally {
+            FAIL_ON.remove("restart");
+        }
+        assertThat(chk.resolve("offsets/1")).exists();
+        assertThat(chk.resolve("commits/1")).doesNotExist();
+        String pending = loggedOffset(chk, 1);
+        assertThat(pending).isEqualTo("{\"logOffset\":1}");
+        assertThat(seen("restart")).containsOnlyKeys(0L);
+
+        writeJson(in, "f4.json", 1_700_000_004L, "{\"id\":8,\"name\":\"n8\",\"at\":\"2026-01-05T00:00:00Z\"}",
+                "{\"id\":9,\"name\":null}");
+        var again = collect(sparkStream("json").schema(EVENTS).option("maxFilesPerTrigger", 2).load(in.toString()),
+                "restart", schema, chk, org.apache.spark.sql.streaming.Trigger.AvailableNow());
+        assertThat(again.awaitTermination(60_000)).isTrue();
+
+        assertThat(loggedOffset(chk, 1)).isEqualTo(pending);
+        assertThat(seen("restart")).containsOnlyKeys(1L, 2L);
+        assertThat(seen("restart").get(1L)).containsExactlyElementsOf(concat(eventsOfFile(2), eventsOfFile(3)));
+        assertThat(seen("restart").get(2L)).containsExactlyElementsOf(eventsOfFile(4));
+    }
+
+    // ------------------------------------------------------------------ options
+
+    @Test
+    void optionErrorsFailAtLoadWithTheSourcesOwnMessage() {
+        assertThatThrownBy(() -> spark.readStream().format("sluice").load())
+                .isInstanceOf(InvalidOptionException.class)
+                .hasMessageStartingWith("Option 'sluice.source' is missing: name the Sluice source to read, e.g. "
+                        + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, csv, json, rate, "
+                        + "rate-micro-batch, text");
+        assertThatThrownBy(() -> sparkStream("rat").load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, csv, json, rate, "
+                        + "rate-micro-batch, text. A Sluice source is found when");
+        assertThatThrownBy(() -> sparkStream("rate-micro-batch").option("rowsPerBatch", 0).load())
+                .isInstanceOf(InvalidOptionException.class)
+                .hasMessage("Invalid value '0'. The option 'rowsPerBatch' must be positive");
+        assertThatThrownBy(() -> spark.readStream().format("sluice-rate").option("sluice.source", "json").load())
+                .isInstanceOf(InvalidOptionException.class)
+                .hasMessage("Invalid value 'json' for option 'sluice.source': format 'sluice-rate' reads the Sluice "
+                        + "source 'rate': leave the option out, or use format(\"sluice\")");
+        assertThatThrownBy(() -> sparkStream("socket").option("host", "localhost").option("port", 9).load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("The Sluice source 'socket' keeps its rows in the memory of the stream that received "
+                        + "them, so Spark's executors cannot read its partitions: use Spark's own socket source, "
+                        + "format(\"socket\")");
+        assertThatThrownBy(() -> sparkStream("json").load(dir.toString()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("Schema must be specified when creating a streaming source DataFrame");
+        assertThatThrownBy(() -> sparkStream("rate").schema("a timestamp_ntz").load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Column 'a' has type timestamp_ntz, which Sluice sources cannot produce. Accepted: "
+                        + "boolean, tinyint, smallint, int, bigint, float, double, decimal(p,s), string, binary, "
+                        + "date, timestamp, and arrays, maps and structs of them");
+    }
+
+    private static List<Row> concat(List<Row> a, List<Row> b) {
+        List<Row> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+}
