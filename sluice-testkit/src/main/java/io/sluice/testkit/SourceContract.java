@@ -276,18 +276,6 @@ public final class SourceContract {
                         + " batches with data in " + trigger + " triggers; the kit needs at least 2: make data "
                         + "available in beforeEachTrigger", null);
             }
-            Batch firstBatch = planned.get(0);
-            Batch lastBatch = planned.get(planned.size() - 1);
-            List<Row> together = new ArrayList<>();
-            planned.forEach(b -> together.addAll(b.rows()));
-            List<Row> whole = read(a, firstBatch.start(), lastBatch.end(), "ranges-compose", false);
-            // Counts only: a row may depend on the batch it falls in (rate spreads timestamps over a batch).
-            if (whole.size() != together.size()) {
-                throw new ContractViolation("ranges-compose", range(firstBatch.start(), lastBatch.end()),
-                        "the range read whole returned " + whole.size() + " rows, its " + planned.size()
-                                + " batches together " + together.size(), null);
-            }
-
             MicroBatchStream b = call("replayable-after-restart", null, "createStream", () -> provider.createStream(context));
             try {
                 for (Batch batch : planned) {
@@ -301,6 +289,18 @@ public final class SourceContract {
                 stopQuietly(b);
             }
 
+            Batch firstBatch = planned.get(0);
+            Batch last = planned.get(planned.size() - 1);
+            List<Row> together = new ArrayList<>();
+            planned.forEach(x -> together.addAll(x.rows()));
+            List<Row> whole = read(a, firstBatch.start(), last.end(), "ranges-compose", false);
+            // Counts only: a row may depend on the batch it falls in (rate spreads timestamps over a batch).
+            if (whole.size() != together.size()) {
+                throw new ContractViolation("ranges-compose", range(firstBatch.start(), last.end()),
+                        "the range read whole returned " + whole.size() + " rows, its " + planned.size()
+                                + " batches together " + together.size(), null);
+            }
+
             // Commit all but the last batch, each only once recorded as durable, then resume like the engine does.
             for (int i = 0; i < planned.size() - 1; i++) {
                 Batch batch = planned.get(i);
@@ -311,6 +311,7 @@ public final class SourceContract {
                     return null;
                 });
             }
+            Batch lastBatch = planned.get(planned.size() - 1);
             Batch committed = planned.get(planned.size() - 2);
             MicroBatchStream c = call("resume-after-commit", null, "createStream", () -> provider.createStream(context));
             try {
