@@ -94,8 +94,9 @@ final class RunCommand implements Callable<Integer> {
             description = "Append each batch's progress JSON to FILE, one line per batch.")
     String progressFile;
 
-    @Option(names = "--plugins", paramLabel = "DIR",
-            description = "A folder of jars with more sources and sinks (found through META-INF/services).")
+    @Option(names = "--plugins", paramLabel = "DIR", defaultValue = "${env:SLUICE_PLUGINS}",
+            description = "A folder of jars with more sources, data sources and sinks (found through "
+                    + "META-INF/services); default: the SLUICE_PLUGINS environment variable.")
     Path plugins;
 
     @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")

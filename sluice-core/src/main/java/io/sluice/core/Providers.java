@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import io.sluice.api.datasource.DataSource;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.source.SourceProvider;
 
@@ -23,6 +24,9 @@ final class Providers {
         for (SourceProvider p : ServiceLoader.load(SourceProvider.class, loader)) {
             putFirst(sources, p.shortName(), p, SourceProvider.class);
         }
+        for (DataSource d : ServiceLoader.load(DataSource.class, loader)) {
+            putFirst(sources, d.name(), new DataSourceAdapter(d), SourceProvider.class);
+        }
         for (SinkProvider p : ServiceLoader.load(SinkProvider.class, loader)) {
             putFirst(sinks, p.shortName(), p, SinkProvider.class);
         }
@@ -30,11 +34,26 @@ final class Providers {
 
     private static <T> void putFirst(Map<String, T> map, String name, T provider, Class<T> kind) {
         T previous = map.putIfAbsent(key(name), provider);
-        if (previous != null && previous.getClass() != provider.getClass()) {
+        if (previous != null && origin(previous) != origin(provider)) {
+            if (previous instanceof DataSourceAdapter || provider instanceof DataSourceAdapter) {
+                throw new IllegalStateException("Two sources claim the short name '" + name + "': "
+                        + describe(previous) + " and " + describe(provider)
+                        + ". Remove one of them from the classpath.");
+            }
             throw new IllegalStateException("Two " + kind.getSimpleName() + "s claim the short name '" + name + "': "
                     + previous.getClass().getName() + " and " + provider.getClass().getName()
                     + ". Remove one of them from the classpath.");
         }
+    }
+
+    /** The user's class behind a provider: a data source's own class, not its adapter's. */
+    private static Class<?> origin(Object provider) {
+        return provider instanceof DataSourceAdapter a ? a.dataSource().getClass() : provider.getClass();
+    }
+
+    private static String describe(Object provider) {
+        return (provider instanceof DataSourceAdapter ? "DataSource " : "SourceProvider ")
+                + origin(provider).getName();
     }
 
     void register(SourceProvider p) {
@@ -72,7 +91,9 @@ final class Providers {
         }
         throw new IllegalArgumentException("Unknown " + what + " format '" + format + "'. Available: " + names(map)
                 + ". A custom " + what + " is found when its " + kind.getSimpleName() + " is listed in META-INF/services/"
-                + kind.getName() + " on the classpath, or registered with " + register + "(...).");
+                + kind.getName() + (kind == SourceProvider.class ? " (or its DataSource in META-INF/services/"
+                + DataSource.class.getName() + ")" : "") + " on the classpath, or registered with " + register
+                + (kind == SourceProvider.class ? "(...) or Sluice.registerDataSource" : "") + "(...).");
     }
 
     private static Object instantiate(String className, Class<?> kind, String what, ClassLoader loader) {
@@ -81,6 +102,14 @@ final class Providers {
             c = Class.forName(className, true, loader);
         } catch (ClassNotFoundException e) {
             return null;
+        }
+        if (kind == SourceProvider.class && DataSource.class.isAssignableFrom(c)) {
+            try {
+                return new DataSourceAdapter((DataSource) c.getConstructor().newInstance());
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalArgumentException("Cannot create data source " + className
+                        + ": it needs a public no-argument constructor", e);
+            }
         }
         if (!kind.isAssignableFrom(c)) {
             throw new IllegalArgumentException("Class " + className + " given as " + what + " format does not implement "

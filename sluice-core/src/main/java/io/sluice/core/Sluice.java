@@ -1,6 +1,7 @@
 package io.sluice.core;
 
 import io.sluice.api.SluiceClock;
+import io.sluice.api.datasource.DataSource;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.source.SourceProvider;
 
@@ -70,6 +71,28 @@ public final class Sluice implements AutoCloseable {
     public Sluice registerSource(SourceProvider provider) {
         providers.register(provider);
         return this;
+    }
+
+    /**
+     * Makes a high-level {@link DataSource} available by its {@link DataSource#name()}, like
+     * {@link #registerSource}: in addition to (and ahead of) those on the classpath. The engine runs it through the
+     * same checkpoint, triggers, read limits and progress as any source.
+     */
+    public Sluice registerDataSource(DataSource dataSource) {
+        providers.register(new DataSourceAdapter(dataSource));
+        return this;
+    }
+
+    /**
+     * The source provider {@code format(..)} resolves to, as {@code load()} finds it: a short name (a registered
+     * {@link DataSource} appears as the engine's adapter for it) or a class name. For tools that drive a source the
+     * way the engine does, such as the contract test kit.
+     *
+     * @throws IllegalArgumentException for an unknown format, listing the available ones
+     */
+    public SourceProvider sourceProvider(String format) {
+        checkOpen();
+        return providers.source(format);
     }
 
     public Sluice registerSink(SinkProvider provider) {

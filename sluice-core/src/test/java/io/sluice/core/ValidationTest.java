@@ -15,8 +15,9 @@ class ValidationTest extends EngineTestBase {
                 .hasMessageStartingWith("Unknown source format 'nope'. Available: ")
                 .hasMessageContaining("scripted")
                 .hasMessageEndingWith("A custom source is found when its SourceProvider is listed in "
-                        + "META-INF/services/io.sluice.api.source.SourceProvider on the classpath, or registered "
-                        + "with Sluice.registerSource(...).");
+                        + "META-INF/services/io.sluice.api.source.SourceProvider (or its DataSource in "
+                        + "META-INF/services/io.sluice.api.datasource.DataSource) on the classpath, or registered "
+                        + "with Sluice.registerSource(...) or Sluice.registerDataSource(...).");
     }
 
     @Test
