@@ -6,6 +6,7 @@ import io.sluice.api.Row;
 import io.sluice.api.datasource.ReadResult;
 import io.sluice.api.datasource.SimpleDataSourceStreamReader;
 import io.sluice.api.datasource.SourceContractException;
+import io.sluice.api.source.DriverLocalReaders;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.PartitionReader;
@@ -17,8 +18,12 @@ import java.util.List;
  * The engine's stream over a {@link SimpleDataSourceStreamReader}, as PySpark runs one: planning a batch calls
  * {@code read(start)} and keeps its rows for that range; a range not planned in this run (a batch re-run after a
  * restart) is read with {@code readBetweenOffsets}. One partition per batch; read limits do not apply.
+ *
+ * <p>Its readers are {@link DriverLocalReaders}: a fresh stream elsewhere could only call
+ * {@code readBetweenOffsets}, which the simple contract allows to depend on what this side staged (the changes
+ * example keeps a staging log in its metadata folder; a naive reader has nothing and would return no rows).
  */
-final class SimpleDataSourceStream implements MicroBatchStream {
+final class SimpleDataSourceStream implements MicroBatchStream, DriverLocalReaders {
     private final String name;
     @SuppressWarnings("rawtypes")
     private final SimpleDataSourceStreamReader reader;
@@ -114,6 +119,14 @@ final class SimpleDataSourceStream implements MicroBatchStream {
     public void stop() {
         planned = null;
         reader.stop();
+    }
+
+    @Override
+    public String driverLocalReason() {
+        return "it is a simple DataSource: SimpleDataSourceStreamReader.read(start) reads each batch's rows on the "
+                + "query thread and keeps them in that stream, and readBetweenOffsets may replay them only from what "
+                + "that side staged; implement streamReader(context) instead, whose read(partition) depends on the "
+                + "partition and the options alone";
     }
 
     @Override

@@ -84,6 +84,18 @@ public final class Sluice implements AutoCloseable {
     }
 
     /**
+     * The engine's {@link SourceProvider} for a high-level {@link DataSource}: the same adapter
+     * {@link #registerDataSource} and the ServiceLoader lookup use (offsets checked to round-trip through JSON and
+     * never to go backwards, partitions checked to be serializable). Its {@code shortName()} is the data source's
+     * {@code name()}. For tools that run a data source outside a {@code Sluice} instance, such as the Spark bridge.
+     *
+     * @throws IllegalArgumentException when the data source has no name
+     */
+    public static SourceProvider sourceProviderOf(DataSource dataSource) {
+        return new DataSourceAdapter(dataSource);
+    }
+
+    /**
      * The source provider {@code format(..)} resolves to, as {@code load()} finds it: a short name (a registered
      * {@link DataSource} appears as the engine's adapter for it) or a class name. For tools that drive a source the
      * way the engine does, such as the contract test kit.

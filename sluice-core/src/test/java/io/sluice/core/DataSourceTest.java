@@ -8,7 +8,11 @@ import io.sluice.api.datasource.DataSourceStreamReader;
 import io.sluice.api.datasource.ReadResult;
 import io.sluice.api.datasource.SimpleDataSourceStreamReader;
 import io.sluice.api.datasource.SourceContractException;
+import io.sluice.api.source.DriverLocalReaders;
 import io.sluice.api.source.InputPartition;
+import io.sluice.api.source.MicroBatchStream;
+import io.sluice.api.source.StreamContext;
+import io.sluice.api.types.StructType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -201,6 +205,27 @@ class DataSourceTest extends EngineTestBase {
         assertThat(Lines.CALLS).startsWith("readBetweenOffsets(0,3)", "commit(3)", "read(3)", "commit(4)");
         assertThat(sink.committed.get(0L)).containsExactly(Row.of("a"), Row.of("b"), Row.of("c"));
         assertThat(sink.committed.get(1L)).containsExactly(Row.of("d"));
+    }
+
+    @Test
+    void onlySimpleReadersAndTheInMemorySourcesNeedTheStreamThatPlannedThem() {
+        StreamContext context = new StreamContext(Options.of(Map.of("name", name)), StructType.fromDDL("n bigint"),
+                tmp, sluice.clock(), "q", 0);
+        MicroBatchStream simple = Sluice.sourceProviderOf(new Lines()).createStream(context);
+        MicroBatchStream partitioned = Sluice.sourceProviderOf(new CounterDataSource()).createStream(context);
+        try {
+            assertThat(simple).isInstanceOf(DriverLocalReaders.class);
+            assertThat(((DriverLocalReaders) simple).driverLocalReason()).startsWith("it is a simple DataSource: "
+                    + "SimpleDataSourceStreamReader.read(start) reads each batch's rows on the query thread");
+            assertThat(partitioned).isNotInstanceOf(DriverLocalReaders.class);
+        } finally {
+            simple.stop();
+            partitioned.stop();
+        }
+        assertThat(Sluice.sourceProviderOf(new Lines()).shortName()).isEqualTo("lines");
+        assertThat(sluice.sourceProvider("socket")).isInstanceOf(DriverLocalReaders.class);
+        assertThat(sluice.sourceProvider("memory")).isInstanceOf(DriverLocalReaders.class);
+        assertThat(sluice.sourceProvider("rate")).isNotInstanceOf(DriverLocalReaders.class);
     }
 
     // ------------------------------------------------------------------ registration

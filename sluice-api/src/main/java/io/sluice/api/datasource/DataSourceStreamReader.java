@@ -66,7 +66,9 @@ public interface DataSourceStreamReader<O> {
     List<? extends InputPartition> partitions(O start, O end);
 
     /**
-     * The rows of one partition, in a stable order. Called on a reader thread. If the iterator is also
+     * The rows of one partition, in a stable order. Called on a reader thread, and possibly on a fresh reader in
+     * another process, on which nothing else was called and whose metadata path is an empty scratch folder (the
+     * Spark bridge reads on Spark's executors so): depend only on the partition and the options. If the iterator is also
      * {@link AutoCloseable}, the engine closes it, also on failure. Throwing fails the batch: nothing of it is
      * committed and a restart re-reads the same range.
      */

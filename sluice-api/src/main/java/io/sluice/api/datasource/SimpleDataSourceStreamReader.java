@@ -13,6 +13,10 @@ import java.util.List;
  * <p>Read limits do not apply (as in PySpark): {@code read} decides how much one batch takes. Under availableNow
  * the engine takes one batch.
  *
+ * <p>Rows are read where the query runs, so engines that read partitions in other processes (the Spark bridge)
+ * refuse a simple reader ({@link io.sluice.api.source.DriverLocalReaders}); use {@link DataSourceStreamReader} for
+ * a source that should scale out.
+ *
  * @param <O> the offset type (see {@link DataSourceStreamReader})
  */
 public interface SimpleDataSourceStreamReader<O> {

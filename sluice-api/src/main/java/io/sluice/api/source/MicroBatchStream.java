@@ -55,7 +55,9 @@ public interface MicroBatchStream {
 
     /**
      * A reader for one partition of the current batch. Called on a reader thread (on the query thread when the
-     * batch has a single partition); the engine closes it.
+     * batch has a single partition); the engine closes it. It should depend only on the partition, the options and
+     * the schema, so that a fresh stream can make it in another process (the Spark bridge does): a source that
+     * cannot follow that rule says so with {@link DriverLocalReaders}.
      */
     PartitionReader createReader(InputPartition partition);
 

@@ -4,6 +4,7 @@ import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Offset;
 import io.sluice.api.Options;
 import io.sluice.api.ReadLimit;
+import io.sluice.api.source.DriverLocalReaders;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.PartitionReader;
@@ -19,7 +20,7 @@ import java.util.Optional;
  * The {@code memory} source: reads a {@link MemoryStream} of this JVM, named by the required option
  * {@code name}. The schema is the stream's.
  */
-public final class MemorySourceProvider implements SourceProvider {
+public final class MemorySourceProvider implements SourceProvider, DriverLocalReaders {
 
     @Override
     public String shortName() {
@@ -48,6 +49,12 @@ public final class MemorySourceProvider implements SourceProvider {
                     + "); a different user-specified schema (" + userSchema.get().toDDL() + ") is not accepted");
         }
         return s.schema();
+    }
+
+    @Override
+    public String driverLocalReason() {
+        return "its rows are the ones added to a MemoryStream of the driver's JVM: use Spark's MemoryStream in "
+                + "Spark's own tests";
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sluice.core.sources;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.api.source.DriverLocalReaders;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
 import io.sluice.api.source.StreamContext;
@@ -19,7 +20,7 @@ import java.util.Optional;
  * {@code timestamp} column, the time the line was read), {@code numPartitions} (default: the number of cores;
  * lines are dealt round-robin). Schema {@code value string} (+ {@code timestamp timestamp}).
  */
-public final class SocketSourceProvider implements SourceProvider {
+public final class SocketSourceProvider implements SourceProvider, DriverLocalReaders {
     static final StructType SCHEMA_REGULAR = StructType.of(StructField.of("value", DataType.stringType()));
     static final StructType SCHEMA_TIMESTAMP = SCHEMA_REGULAR.add("timestamp", DataType.timestampType());
 
@@ -31,6 +32,12 @@ public final class SocketSourceProvider implements SourceProvider {
     @Override
     public Optional<StructType> fixedSchema(Options options) {
         return Optional.of(Settings.of(options).includeTimestamp() ? SCHEMA_TIMESTAMP : SCHEMA_REGULAR);
+    }
+
+    @Override
+    public String driverLocalReason() {
+        return "its rows are the lines that stream received, kept in its memory: use Spark's own socket source, "
+                + "format(\"socket\")";
     }
 
     @Override
