@@ -36,6 +36,7 @@ final class SluiceBatch implements Batch {
         Path scratch = TempDirs.create("sluice-spark-batch-");
         try {
             MicroBatchStream stream = provider.createStream(spec.context(scratch));
+            SourceProviders.refuseDriverLocal(spec.source(), stream);
             try {
                 Offset start = stream.initialOffset();
                 Offset end = stream.latestOffset(start, ReadLimit.allAvailable());

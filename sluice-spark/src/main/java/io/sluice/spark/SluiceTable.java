@@ -76,6 +76,7 @@ final class SluiceTable implements SupportsRead, ScanBuilder, Scan {
         ReadSpec spec = new ReadSpec(source, options, schema, CheckpointPaths.queryId(metadata),
                 CheckpointPaths.sourceIndex(metadata), false);
         MicroBatchStream stream = provider.createStream(spec.context(metadata));
+        SourceProviders.refuseDriverLocal(source, stream);
         return SparkStream.of(stream, spec);
     }
 

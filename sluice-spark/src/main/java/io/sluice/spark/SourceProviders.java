@@ -1,43 +1,45 @@
 package io.sluice.spark;
 
+import io.sluice.api.datasource.DataSource;
+import io.sluice.api.source.DriverLocalReaders;
+import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
+import io.sluice.core.Sluice;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Finds a Sluice {@link SourceProvider} by short name (case-insensitive) or by class name, with
  * {@link ServiceLoader} on the thread's context class loader: on the driver and again on each executor, so the
- * connector's jar must be on both classpaths.
+ * connector's jar must be on both classpaths. A high-level {@link DataSource} (listed in
+ * {@code META-INF/services/io.sluice.api.datasource.DataSource}) is found the same way, through the engine's adapter.
+ *
+ * <p>The bridge names no source: one whose readers need the stream that planned them says so with
+ * {@link DriverLocalReaders}, and is refused here (provider) or when its stream is made (stream).
  */
 final class SourceProviders {
     private SourceProviders() {
     }
 
-    /**
-     * Sources whose readers take their rows from the memory of the stream that planned them, so a reader built on
-     * an executor would find nothing: they cannot be bridged.
-     */
-    private static final Map<String, String> DRIVER_ONLY = Map.of(
-            "socket", "use Spark's own socket source, format(\"socket\")",
-            "memory", "use Spark's MemoryStream in Spark's own tests");
-
+    /** The provider for a name or class name, refused when it is a {@link DriverLocalReaders}. */
     static SourceProvider find(String name) {
-        String refused = DRIVER_ONLY.get(name.trim().toLowerCase(Locale.ROOT));
-        if (refused != null) {
-            throw new IllegalArgumentException("The Sluice source '" + name + "' keeps its rows in the memory of the "
-                    + "stream that received them, so Spark's executors cannot read its partitions: " + refused);
-        }
+        SourceProvider p = lookup(name);
+        refuseDriverLocal(name, p);
+        return p;
+    }
+
+    private static SourceProvider lookup(String name) {
         ClassLoader loader = loader();
-        TreeMap<String, String> available = new TreeMap<>();
         for (SourceProvider p : ServiceLoader.load(SourceProvider.class, loader)) {
             if (p.shortName().equalsIgnoreCase(name)) {
                 return p;
             }
-            if (!DRIVER_ONLY.containsKey(p.shortName().toLowerCase(Locale.ROOT))) {
-                available.put(p.shortName().toLowerCase(Locale.ROOT), p.getClass().getName());
+        }
+        for (DataSource d : ServiceLoader.load(DataSource.class, loader)) {
+            if (d.name().equalsIgnoreCase(name)) {
+                return Sluice.sourceProviderOf(d);
             }
         }
         if (name.indexOf('.') > 0) {
@@ -46,25 +48,52 @@ final class SourceProviders {
                 if (SourceProvider.class.isAssignableFrom(c)) {
                     return (SourceProvider) c.getConstructor().newInstance();
                 }
+                if (DataSource.class.isAssignableFrom(c)) {
+                    return Sluice.sourceProviderOf((DataSource) c.getConstructor().newInstance());
+                }
             } catch (ReflectiveOperationException | LinkageError e) {
                 // Not a loadable provider class: fall through to the message listing what is available.
             }
         }
-        throw new IllegalArgumentException("Unknown Sluice source '" + name + "'. Available: "
-                + String.join(", ", available.keySet()) + ". A Sluice source is found when its SourceProvider is "
-                + "listed in META-INF/services/io.sluice.api.source.SourceProvider of a jar on Spark's classpath "
+        throw new IllegalArgumentException("Unknown Sluice source '" + name + "'. Available: " + available()
+                + ". A Sluice source is found when its SourceProvider is listed in "
+                + "META-INF/services/io.sluice.api.source.SourceProvider (or its DataSource in "
+                + "META-INF/services/io.sluice.api.datasource.DataSource) of a jar on Spark's classpath "
                 + "(driver and executors), or given by its class name");
+    }
+
+    /**
+     * Spark's executors make their readers on fresh streams; a provider or stream whose readers need the stream
+     * that planned them would read nothing there (or fail), so it is refused with the source's own reason.
+     */
+    static void refuseDriverLocal(String source, Object providerOrStream) {
+        if (providerOrStream instanceof DriverLocalReaders d) {
+            if (providerOrStream instanceof MicroBatchStream s) {
+                try {
+                    s.stop();
+                } catch (RuntimeException e) {
+                    // The refusal below is what the user needs to see.
+                }
+            }
+            throw new IllegalArgumentException("The Sluice source '" + source + "' cannot run on Spark: Spark's "
+                    + "executors read partitions on streams of their own, but its readers need the stream that "
+                    + "planned them, because " + d.driverLocalReason());
+        }
     }
 
     /** The short names on the classpath that can be bridged, sorted, for messages. */
     static String available() {
-        TreeMap<String, String> names = new TreeMap<>();
-        for (SourceProvider p : ServiceLoader.load(SourceProvider.class, loader())) {
-            if (!DRIVER_ONLY.containsKey(p.shortName().toLowerCase(Locale.ROOT))) {
-                names.put(p.shortName().toLowerCase(Locale.ROOT), "");
+        TreeSet<String> names = new TreeSet<>();
+        ClassLoader loader = loader();
+        for (SourceProvider p : ServiceLoader.load(SourceProvider.class, loader)) {
+            if (!(p instanceof DriverLocalReaders)) {
+                names.add(p.shortName().toLowerCase(Locale.ROOT));
             }
         }
-        return String.join(", ", names.keySet());
+        for (DataSource d : ServiceLoader.load(DataSource.class, loader)) {
+            names.add(d.name().toLowerCase(Locale.ROOT));
+        }
+        return String.join(", ", names);
     }
 
     private static ClassLoader loader() {

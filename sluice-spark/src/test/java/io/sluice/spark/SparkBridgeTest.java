@@ -7,6 +7,7 @@ import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.Trigger;
 import io.sluice.core.sinks.MemorySink;
+import io.sluice.examples.ledger.LedgerServer;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
@@ -297,12 +298,12 @@ class SparkBridgeTest {
         assertThatThrownBy(() -> spark.readStream().format("sluice").load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessageStartingWith("Option 'sluice.source' is missing: name the Sluice source to read, e.g. "
-                        + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, csv, json, rate, "
-                        + "rate-micro-batch, text");
+                        + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, changes, "
+                        + "changes-naive, csv, json, ledger, rate, rate-micro-batch, text");
         assertThatThrownBy(() -> sparkStream("rat").load())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, csv, json, rate, "
-                        + "rate-micro-batch, text. A Sluice source is found when");
+                .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, changes, "
+                        + "changes-naive, csv, json, ledger, rate, rate-micro-batch, text. A Sluice source is found when");
         assertThatThrownBy(() -> sparkStream("rate-micro-batch").option("rowsPerBatch", 0).load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value '0'. The option 'rowsPerBatch' must be positive");
@@ -310,11 +311,6 @@ class SparkBridgeTest {
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value 'json' for option 'sluice.source': format 'sluice-rate' reads the Sluice "
                         + "source 'rate': leave the option out, or use format(\"sluice\")");
-        assertThatThrownBy(() -> sparkStream("socket").option("host", "localhost").option("port", 9).load())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("The Sluice source 'socket' keeps its rows in the memory of the stream that received "
-                        + "them, so Spark's executors cannot read its partitions: use Spark's own socket source, "
-                        + "format(\"socket\")");
         assertThatThrownBy(() -> sparkStream("json").load(dir.toString()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Schema must be specified when creating a streaming source DataFrame");
@@ -323,6 +319,94 @@ class SparkBridgeTest {
                 .hasMessage("Column 'a' has type timestamp_ntz, which Sluice sources cannot produce. Accepted: "
                         + "boolean, tinyint, smallint, int, bigint, float, double, decimal(p,s), string, binary, "
                         + "date, timestamp, and arrays, maps and structs of them");
+    }
+
+    // ------------------------------------------------------------------ sources whose readers need their stream
+
+    @Test
+    void sourcesWhoseReadersNeedTheStreamThatPlannedThemAreRefusedWithTheirReason() throws Exception {
+        // Marked on the provider (DriverLocalReaders): refused at load(), before the source checks its options.
+        assertThatThrownBy(() -> sparkStream("socket").option("host", "localhost").option("port", 9).load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("The Sluice source 'socket' cannot run on Spark: Spark's executors read partitions on "
+                        + "streams of their own, but its readers need the stream that planned them, because its rows "
+                        + "are the lines that stream received, kept in its memory: use Spark's own socket source, "
+                        + "format(\"socket\")");
+        assertThatThrownBy(() -> spark.read().format("sluice").option("sluice.source", "MEMORY").load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("The Sluice source 'MEMORY' cannot run on Spark: Spark's executors read partitions on "
+                        + "streams of their own, but its readers need the stream that planned them, because its rows "
+                        + "are the ones added to a MemoryStream of the driver's JVM: use Spark's MemoryStream in "
+                        + "Spark's own tests");
+
+        // A simple DataSource: its stream is marked, so the refusal comes when the stream is made. An executor's
+        // fresh reader could only call readBetweenOffsets, which for this source replays a staging log that is in
+        // the driver's checkpoint folder, not in the executor's scratch folder.
+        String simple = "The Sluice source 'changes' cannot run on Spark: Spark's executors read partitions on "
+                + "streams of their own, but its readers need the stream that planned them, because it is a simple "
+                + "DataSource: SimpleDataSourceStreamReader.read(start) reads each batch's rows on the query thread "
+                + "and keeps them in that stream, and readBetweenOffsets may replay them only from what that side "
+                + "staged; implement streamReader(context) instead, whose read(partition) depends on the partition "
+                + "and the options alone";
+        var query = collect(sparkStream("changes").option("url", "http://127.0.0.1:9").load(), "changes",
+                StructType.fromDDL("n bigint, change string"), dir.resolve("chk"),
+                org.apache.spark.sql.streaming.Trigger.AvailableNow());
+        assertThatThrownBy(() -> query.awaitTermination(60_000)).isInstanceOf(StreamingQueryException.class)
+                .cause().isInstanceOf(IllegalArgumentException.class).hasMessage(simple);
+        assertThat(seen("changes")).isEmpty();
+        assertThatThrownBy(() -> spark.read().format("sluice").option("sluice.source", "changes")
+                .option("url", "http://127.0.0.1:9").load().collectAsList())
+                .isInstanceOf(IllegalArgumentException.class).hasMessage(simple);
+    }
+
+    // ------------------------------------------------------------------ a custom source from the examples
+
+    private static final StructType LEDGER = StructType.fromDDL(
+            "seq bigint, account string, amountCents bigint, ts timestamp");
+
+    private static List<Row> ledgerRows(long from, long to) {
+        List<Row> out = new ArrayList<>();
+        for (long s = from; s <= to; s++) {
+            out.add(Row.of(s, "acct-" + (s % 3 + 1), s * 10, Instant.parse("2025-01-01T00:00:00Z").plusSeconds(s - 1)));
+        }
+        return out;
+    }
+
+    @Test
+    void theLedgerExampleSourceFoundByItsServiceFileReadsTheSameBatchesOnSparkAsOnSluice() throws Exception {
+        try (LedgerServer ledger = LedgerServer.start()) {
+            ledger.appendMany(25);
+            // maxRowsPerBatch is the ledger's read limit (ReadLimit.maxRows, Spark's ReadMaxRows); rowsPerPartition
+            // makes three partitions per batch, read on Spark's executor threads by fresh readers over HTTP.
+            Map<String, String> options = Map.of("url", ledger.url(), "maxRowsPerBatch", "10",
+                    "rowsPerPartition", "4");
+
+            var query = collect(sparkStream("ledger").options(options).load(), "ledger", LEDGER,
+                    dir.resolve("spark"), org.apache.spark.sql.streaming.Trigger.AvailableNow());
+            assertThat(query.awaitTermination(60_000)).as("availableNow drains and stops").isTrue();
+
+            Map<Long, List<Row>> sluiceBatches;
+            try (Sluice sluice = Sluice.local()) {
+                StreamingQuery q = sluice.readStream().format("ledger").options(options).load().writeStream()
+                        .format("memory").queryName("ledger-native")
+                        .option("checkpointLocation", dir.resolve("sluice").toString())
+                        .trigger(Trigger.availableNow()).start();
+                await().atMost(Duration.ofSeconds(30)).until(() -> !q.isActive());
+                sluiceBatches = MemorySink.batches("ledger-native");
+            }
+
+            Map<Long, List<Row>> sparkBatches = seen("ledger");
+            assertThat(sparkBatches).containsOnlyKeys(0L, 1L, 2L).isEqualTo(sluiceBatches);
+            assertThat(sparkBatches.get(0L)).containsExactlyElementsOf(ledgerRows(1, 10));
+            assertThat(sparkBatches.get(1L)).containsExactlyElementsOf(ledgerRows(11, 20));
+            assertThat(sparkBatches.get(2L)).containsExactlyElementsOf(ledgerRows(21, 25));
+            long[] ends = {10, 20, 25};
+            for (int b = 0; b < 3; b++) {
+                assertThat(loggedOffset(dir.resolve("spark"), b)).isEqualTo("{\"seq\":" + ends[b] + "}")
+                        .isEqualTo(loggedOffset(dir.resolve("sluice"), b));
+            }
+            assertThat(query.recentProgress()[0].sources()[0].description()).isEqualTo("DataSource[ledger]");
+        }
     }
 
     private static List<Row> concat(List<Row> a, List<Row> b) {
