@@ -117,7 +117,12 @@ class SparkStream implements org.apache.spark.sql.connector.read.streaming.Micro
     public void stop() {
         if (!stopped) {
             stopped = true;
-            stream.stop();
+            try {
+                stream.stop();
+            } finally {
+                // In local mode the executors are this JVM: their streams of this source can go now.
+                ExecutorStreams.evict(spec.queryId(), spec.sourceIndex());
+            }
         }
     }
 

@@ -299,11 +299,11 @@ class SparkBridgeTest {
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessageStartingWith("Option 'sluice.source' is missing: name the Sluice source to read, e.g. "
                         + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, changes, "
-                        + "changes-naive, csv, json, ledger, rate, rate-micro-batch, text");
+                        + "changes-naive, csv, json, ledger, probe, rate, rate-micro-batch, text");
         assertThatThrownBy(() -> sparkStream("rat").load())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, changes, "
-                        + "changes-naive, csv, json, ledger, rate, rate-micro-batch, text. A Sluice source is found when");
+                        + "changes-naive, csv, json, ledger, probe, rate, rate-micro-batch, text. A Sluice source is found when");
         assertThatThrownBy(() -> sparkStream("rate-micro-batch").option("rowsPerBatch", 0).load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value '0'. The option 'rowsPerBatch' must be positive");
@@ -319,6 +319,36 @@ class SparkBridgeTest {
                 .hasMessage("Column 'a' has type timestamp_ntz, which Sluice sources cannot produce. Accepted: "
                         + "boolean, tinyint, smallint, int, bigint, float, double, decimal(p,s), string, binary, "
                         + "date, timestamp, and arrays, maps and structs of them");
+    }
+
+    // ------------------------------------------------------------------ executors' streams
+
+    @Test
+    void anExecutorJvmMakesOneStreamPerQuerySourceAndStopsItWithTheQuery() throws Exception {
+        ProbeSource.MADE.clear();
+        ProbeSource.STOPPED.clear();
+        var query = collect(sparkStream("probe").load(), "probe", ProbeSource.SCHEMA, dir.resolve("chk"),
+                org.apache.spark.sql.streaming.Trigger.ProcessingTime(0));
+        await().atMost(Duration.ofSeconds(60)).until(() -> SEEN.get("probe").size() >= 3);
+        query.processAllAvailable();
+        assertThat(seen("probe")).containsOnlyKeys(0L, 1L, 2L);
+        for (long b = 0; b < 3; b++) {
+            assertThat(seen("probe").get(b)).containsExactly(Row.of(10 * (b + 1)), Row.of(10 * (b + 1) + 1),
+                    Row.of(10 * (b + 1) + 2));
+        }
+        // Nine partitions in three batches, read by one stream of this JVM (local mode), besides the driver's.
+        List<io.sluice.api.source.StreamContext> made = List.copyOf(ProbeSource.MADE);
+        assertThat(made).hasSize(2);
+        Path scratch = made.get(1).metadataPath();
+        assertThat(scratch).isNotEqualTo(dir.resolve("chk/sources/0")).isDirectory();
+        assertThat(ProbeSource.STOPPED).isEmpty();
+        assertThat(ExecutorStreams.size()).isEqualTo(1);
+
+        query.stop();
+        // The driver's stream stops, and with it the executors' stream of the same query and source.
+        assertThat(ProbeSource.STOPPED).containsExactlyInAnyOrderElementsOf(made);
+        assertThat(scratch).doesNotExist();
+        assertThat(ExecutorStreams.size()).isZero();
     }
 
     // ------------------------------------------------------------------ sources whose readers need their stream
