@@ -1,7 +1,13 @@
 package io.sluice.kafka;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
 import io.sluice.api.Row;
+import io.sluice.api.SluiceClock;
+import io.sluice.api.sink.BatchWriter;
+import io.sluice.api.sink.PartitionWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
 import io.sluice.api.types.StructType;
 import io.sluice.core.DataStreamWriter;
 import io.sluice.core.Sluice;
@@ -10,6 +16,7 @@ import io.sluice.core.StreamingQueryException;
 import io.sluice.core.Trigger;
 import io.sluice.core.sources.MemoryStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 
 import static io.sluice.kafka.KafkaTestTopics.bootstrap;
@@ -222,6 +230,36 @@ class KafkaSinkTest {
         }
         // The second run's batches 0 and 1 are not mistaken for the first run's: the marker carries the query id.
         assertThat(committedValues(topic)).containsExactly("run 0", "run 0", "run 1", "run 1");
+    }
+
+    /**
+     * A writer restarted with the same transactional id (the successor of a run that is still alive, a zombie)
+     * fences the old one: the zombie's open transaction is aborted and its commit fails.
+     */
+    @Test
+    void aNewWriterWithTheSameTransactionalIdFencesTheOldOne() throws Exception {
+        String topic = KafkaTestTopics.create("sink-fence", 1);
+        SinkContext context = new SinkContext(Options.of(Map.of("kafka.bootstrap.servers", bootstrap(),
+                "topic", topic, "exactlyOnce", "true", "transactionalIdPrefix", "fence-" + topic)),
+                StructType.fromDDL("value string"), tmp, "query-1", null, SluiceClock.system());
+        KafkaSinkProvider provider = new KafkaSinkProvider();
+        try (Sink zombie = provider.createSink(context); Sink successor = provider.createSink(context)) {
+            BatchWriter zombieBatch = zombie.beginBatch(0);
+            Object zombieResult = writeOne(zombieBatch, "zombie");
+
+            BatchWriter successorBatch = successor.beginBatch(0);
+            successorBatch.commit(List.of(writeOne(successorBatch, "successor")));
+
+            assertThatThrownBy(() -> zombieBatch.commit(List.of(zombieResult))).isInstanceOf(KafkaException.class);
+            zombieBatch.abort(new IllegalStateException("commit failed"));
+        }
+        assertThat(committedValues(topic)).containsExactly("successor");
+    }
+
+    private static Object writeOne(BatchWriter batch, String value) throws Exception {
+        PartitionWriter w = batch.partitionWriter(0);
+        w.write(Row.of(value));
+        return w.commit();
     }
 
     private StreamingQuery runOneRateBatch(String topic, Path checkpoint, boolean exactlyOnce) throws Exception {
