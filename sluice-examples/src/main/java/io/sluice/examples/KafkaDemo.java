@@ -160,12 +160,14 @@ public final class KafkaDemo {
         Summary s = new Summary(written, read.get(), keys.size());
         out.printf("%nwritten %d orders; read %d (read_committed), %d distinct keys, %d read twice%n",
                 s.written(), s.read(), s.distinctKeys(), s.read() - s.distinctKeys());
+        out.println("(each partition's offsets skip one after every transaction: that offset holds the "
+                + "transaction's commit marker)");
         return s;
     }
 
     private static void createTopicIfMissing(String bootstrap) throws InterruptedException {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, 3, (short) 1))).all().get(10, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new IllegalStateException("Cannot create topic " + TOPIC + " on " + bootstrap
@@ -173,7 +175,7 @@ public final class KafkaDemo {
             }
         } catch (TimeoutException e) {
             throw new IllegalStateException("No Kafka broker answered on " + bootstrap
-                    + " in 30 s (bin/sluice kafka dev starts one)", e);
+                    + " in 10 s (bin/sluice kafka dev starts one)", e);
         }
     }
 }
