@@ -142,6 +142,8 @@ final class ConsumerPool implements AutoCloseable {
         List<ConsumerRecord<byte[], byte[]>> buffer = List.of();
         int index;
         long nextOffset = -1;
+        /** No record exists in {@code [coveredFrom, nextOffset)}: a start anywhere in it needs no seek. */
+        long coveredFrom = -1;
         long lastUsed;
 
         Pooled(TopicPartition tp, KafkaConsumer<byte[], byte[]> consumer) {
@@ -151,11 +153,12 @@ final class ConsumerPool implements AutoCloseable {
 
         /** Positions at {@code offset}, keeping fetched data when already there. */
         void seek(long offset) {
-            if (nextOffset != offset) {
+            if (offset < coveredFrom || offset > nextOffset) {
                 buffer = List.of();
                 index = 0;
                 consumer.seek(tp, offset);
                 nextOffset = offset;
+                coveredFrom = offset;
             }
         }
 

@@ -342,7 +342,7 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     @Override
     public PartitionReader createReader(InputPartition partition) {
         return new KafkaPartitionReader((KafkaInputPartition) partition, pool, dataLoss, options.pollTimeoutMs(),
-                options.includeHeaders(), executorGroupId, firstUnread);
+                options.includeHeaders(), executorGroupId, firstUnread, clock);
     }
 
     @Override

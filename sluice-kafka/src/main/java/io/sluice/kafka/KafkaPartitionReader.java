@@ -29,6 +29,7 @@ final class KafkaPartitionReader implements PartitionReader {
     private final boolean includeHeaders;
     private final String groupId;
     private final Map<TopicPartition, long[]> firstUnread;
+    private final io.sluice.api.SluiceClock clock;
     private final String topic;
     private final Integer partition;
     private ConsumerPool.Pooled consumer;
@@ -39,7 +40,9 @@ final class KafkaPartitionReader implements PartitionReader {
     private Instant lastInstant;
 
     KafkaPartitionReader(KafkaInputPartition range, ConsumerPool pool, DataLoss dataLoss, long pollTimeoutMs,
-                         boolean includeHeaders, String groupId, Map<TopicPartition, long[]> firstUnread) {
+                         boolean includeHeaders, String groupId, Map<TopicPartition, long[]> firstUnread,
+                         io.sluice.api.SluiceClock clock) {
+        this.clock = clock;
         this.firstUnread = firstUnread;
         this.range = range;
         this.pool = pool;
@@ -65,10 +68,15 @@ final class KafkaPartitionReader implements PartitionReader {
             consumer.seek(nextOffset);
         }
         ConsumerPool.Pooled c = consumer;
+        long waitedSince = Long.MIN_VALUE;
         while (true) {
             if (c.index < c.buffer.size()) {
                 ConsumerRecord<byte[], byte[]> r = c.buffer.get(c.index);
                 long off = r.offset();
+                if (off < nextOffset) {
+                    c.index++;
+                    continue;
+                }
                 if (off >= range.untilOffset()) {
                     // Stays buffered for the batch that starts here.
                     c.nextOffset = off;
@@ -77,6 +85,7 @@ final class KafkaPartitionReader implements PartitionReader {
                 }
                 c.index++;
                 c.nextOffset = off + 1;
+                c.coveredFrom = off + 1;
                 nextOffset = off + 1;
                 current = toRow(r);
                 return true;
@@ -88,25 +97,32 @@ final class KafkaPartitionReader implements PartitionReader {
             if (c.index >= c.buffer.size()) {
                 // No record came back: the position may still have moved past markers or aborted records.
                 long position = c.consumer.position(range.topicPartition());
-                c.nextOffset = position;
-                if (position >= range.untilOffset()) {
-                    return finish();
-                }
                 if (position > nextOffset) {
+                    c.nextOffset = position;
                     nextOffset = position;
+                    waitedSince = Long.MIN_VALUE;
                     continue;
                 }
-                if (!skipLostOffsets(c)) {
-                    throw new java.io.IOException(new TimeoutException("Cannot fetch record for offset "
-                            + nextOffset + " in " + pollTimeoutMs + " milliseconds"));
+                long now = clock.millis();
+                if (waitedSince == Long.MIN_VALUE) {
+                    waitedSince = now;
+                } else if (now - waitedSince >= pollTimeoutMs) {
+                    if (!skipLostOffsets(c)) {
+                        throw new java.io.IOException(new TimeoutException("Cannot fetch record for offset "
+                                + nextOffset + " in " + pollTimeoutMs + " milliseconds"));
+                    }
+                    waitedSince = Long.MIN_VALUE;
                 }
+            } else {
+                waitedSince = Long.MIN_VALUE;
             }
         }
     }
 
     private void fetch(ConsumerPool.Pooled c) {
         try {
-            ConsumerRecords<byte[], byte[]> polled = c.consumer.poll(Duration.ofMillis(pollTimeoutMs));
+            // Short polls: a poll that only skips markers or aborted records returns nothing until its timeout.
+            ConsumerRecords<byte[], byte[]> polled = c.consumer.poll(Duration.ofMillis(Math.min(pollTimeoutMs, 100)));
             c.buffer = polled.records(range.topicPartition());
             c.index = 0;
         } catch (OffsetOutOfRangeException e) {
@@ -133,6 +149,7 @@ final class KafkaPartitionReader implements PartitionReader {
         c.index = 0;
         c.consumer.seek(tp, to);
         c.nextOffset = to;
+        c.coveredFrom = to;
         nextOffset = to;
         return true;
     }
