@@ -45,7 +45,8 @@ abstract class KafkaTestBase {
             bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
             admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
             producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), new StringSerializer());
+                    ProducerConfig.LINGER_MS_CONFIG, 0, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false,
+                    ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1), new StringSerializer(), new StringSerializer());
         }
     }
 
