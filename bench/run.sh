@@ -5,6 +5,8 @@
 #
 #   engine: overhead throughput startup (rate-micro-batch to noop)
 #   files:  jsonread csvread jsonwrite plan100k (both engines) and seenfiles (Sluice only: see below)
+#   kafka:  a local KRaft broker (or $KAFKA_BOOTSTRAP), a 4-partition topic of 2 M x 200-byte records produced once;
+#           the raw KafkaConsumer's fetch rate, then Sluice availableNow to noop (not part of `all`)
 #
 # The file workloads read data generated once under bench/target/data by io.sluice.bench.GenerateEvents:
 # events-json and events-csv (100 files x 20,000 rows, the same rows), plan100k (100,000 one-line JSON files).
@@ -30,7 +32,7 @@ for what in $WHAT; do
     all) WORKLOADS+=" $ENGINE_WORKLOADS $FILE_WORKLOADS seenfiles";;
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
-    overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles) WORKLOADS+=" $what";;
+    overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|kafka) WORKLOADS+=" $what";;
     *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|engine|files|all]..." >&2
        exit 2;;
   esac
@@ -53,7 +55,7 @@ stale() { # stale JAR PATH...: true when JAR is missing or any file under PATH i
   [[ ! -f $jar ]] && return 0
   [[ -n $(find "$@" -type f -newer "$jar" -print -quit 2>/dev/null) ]]
 }
-if stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+if stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-kafka/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
@@ -133,6 +135,23 @@ if wants seenfiles; then
   done
 fi
 
+if wants kafka; then
+  KB=${KAFKA_BOOTSTRAP:-}
+  KJ=(java $HEAP -Dorg.slf4j.simpleLogger.log.org.apache.kafka=error -cp "$SLUICE_JAR" io.sluice.bench.KafkaBench)
+  if [[ -z $KB ]]; then
+    mkdir -p bench/target/kafka-data
+    exec 7> >("${KJ[@]}" broker bench/target/kafka-data >bench/target/kafka-broker.out 2>&1)
+    for _ in $(seq 60); do grep -q '^bootstrap ' bench/target/kafka-broker.out 2>/dev/null && break; sleep 1; done
+    KB=$(sed -n 's/^bootstrap //p' bench/target/kafka-broker.out)
+  fi
+  "${KJ[@]}" prepare "$KB" sluice-bench-4x2m 2000000 >&2
+  for engine in raw sluice; do
+    echo "# $engine kafka: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+    R[${engine}_kafka]=$("${KJ[@]}" $engine "$KB" sluice-bench-4x2m | grep "^$engine kafka " | tee -a "$RESULTS")
+  done
+  [[ -z ${KAFKA_BOOTSTRAP:-} ]] && exec 7>&-   # closing its stdin stops the broker
+fi
+
 # ---------------------------------------------------------------- table
 
 row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
@@ -179,6 +198,11 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "plan100k: batch 0 latestOffset, ms" "$(val "$a" batch0_latest_offset_ms)" "$(val "$b" batch0_latest_offset_ms)" "$(ratio "$(val "$b" batch0_latest_offset_ms)" "$(val "$a" batch0_latest_offset_ms)") (Spark/Sluice)"
     row "plan100k: batch 0 batchDuration, ms" "$(val "$a" batch0_total_ms)" "$(val "$b" batch0_total_ms)" "$(ratio "$(val "$b" batch0_total_ms)" "$(val "$a" batch0_total_ms)") (Spark/Sluice)"
     row "plan100k: start() to batch 0's progress, s" "$(val "$a" start_to_batch0_s)" "$(val "$b" start_to_batch0_s)" ""
+  fi
+  if [[ -n ${R[sluice_kafka]:-} ]]; then
+    a=${R[sluice_kafka]} b=${R[raw_kafka]}
+    row "kafka: rows/s, start() to termination" "$(num "$(val "$a" rows_per_s)")" "raw $(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/raw)"
+    row "kafka: rows/s, batches alone vs raw fetch" "$(num "$(val "$a" batch_rows_per_s)")" "raw $(num "$(val "$b" fetch_rows_per_s)")" "$(ratio "$(val "$a" batch_rows_per_s)" "$(val "$b" fetch_rows_per_s)") (Sluice/raw)"
   fi
 } | tee -a "$RESULTS"
 echo "raw results: $RESULTS" >&2

@@ -26,6 +26,9 @@ public final class Main {
         cmd.addSubcommand("demo", new DemoCommand(env));
         cmd.addSubcommand("checkpoint", new CommandLine(new CheckpointCommand())
                 .addSubcommand("show", new CheckpointShowCommand()));
+        cmd.addSubcommand("kafka", new CommandLine(new KafkaCommand())
+                .addSubcommand("dev", new KafkaDevCommand(env))
+                .addSubcommand("reconcile", new KafkaReconcileCommand()));
         cmd.setExecutionExceptionHandler(reporter);
         cmd.setParameterExceptionHandler(reporter);
         return cmd;

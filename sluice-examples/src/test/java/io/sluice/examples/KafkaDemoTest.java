@@ -1,0 +1,45 @@
+package io.sluice.examples;
+
+import io.sluice.api.source.SourceProvider;
+import io.sluice.core.Sluice;
+import io.sluice.kafka.broker.SharedLocalKafkaBroker;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ServiceLoader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The Kafka demo pipeline against a real broker, run twice on the same checkpoints. */
+class KafkaDemoTest {
+    @TempDir
+    Path work;
+
+    @Test
+    void everyOrderWrittenIsReadOnceAndASecondRunResumes() throws Exception {
+        // The demo reads with the Kafka source, built on another branch: until it is on the classpath the test
+        // is skipped rather than failed.
+        assumeTrue(ServiceLoader.load(SourceProvider.class).stream()
+                .anyMatch(p -> p.get().shortName().equalsIgnoreCase("kafka")), "no Kafka source on the classpath");
+        String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        try (Sluice sluice = Sluice.builder().parallelism(2).build();
+             PrintStream out = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            KafkaDemo.Summary first = KafkaDemo.run(sluice, bootstrap, work, 3, out);
+            assertThat(first.written()).isGreaterThanOrEqualTo(300).isEqualTo(first.read());
+            assertThat(first.distinctKeys()).isEqualTo(first.read());
+
+            KafkaDemo.Summary second = KafkaDemo.run(sluice, bootstrap, work, 2, out);
+            assertThat(second.written()).isGreaterThanOrEqualTo(200).isEqualTo(second.read());
+            assertThat(second.distinctKeys()).isEqualTo(second.read());
+        }
+        String text = output.toString(StandardCharsets.UTF_8);
+        assertThat(text).contains("writer batch   0:  100 orders in one transaction", "reader batch   0:",
+                " 0 read twice");
+    }
+}

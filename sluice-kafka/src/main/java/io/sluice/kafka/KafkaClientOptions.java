@@ -1,0 +1,108 @@
+package io.sluice.kafka;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The {@code kafka.}-prefixed options, shared by the source and the sink: they go to the Kafka client with the
+ * prefix removed (security, SASL, TLS, isolation.level...). Client settings Sluice must own are refused, with
+ * Spark's wording; secrets are masked wherever settings are shown.
+ */
+final class KafkaClientOptions {
+    static final String PREFIX = "kafka.";
+    static final String BOOTSTRAP = "kafka.bootstrap.servers";
+    static final String CUSTOM_GROUP_ID_WARNING = "Kafka option 'kafka.group.id' has been set on this query, it is"
+            + " not recommended to set this option. This option is unsafe to use since multiple concurrent"
+            + " queries or sources using the same group id will interfere with each other as they are part"
+            + " of the same consumer group. Restarted queries may also suffer interference from the"
+            + " previous run having the same group id. The user should have only one query per group id,"
+            + " and/or set the option 'kafka.session.timeout.ms' to be very small so that the Kafka"
+            + " consumers from the previous query are marked dead by the Kafka group coordinator before the"
+            + " restarted query starts running.";
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaClientOptions.class);
+
+    private KafkaClientOptions() {
+    }
+
+    /** The client settings: every {@code kafka.}-prefixed option, prefix removed, keys as given. */
+    static Map<String, Object> clientParams(Options options) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        options.asMap().forEach((k, v) -> {
+            if (k.toLowerCase(Locale.ROOT).startsWith(PREFIX)) {
+                out.put(k.substring(PREFIX.length()), v);
+            }
+        });
+        return out;
+    }
+
+    /** Fails for a missing bootstrap and for the consumer settings the source manages itself (Spark's checks). */
+    static void validateConsumerOptions(Options options) {
+        if (options.contains("kafka." + ConsumerConfig.AUTO_OFFSET_RESET_CONFIG)) {
+            throw refused(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, options,
+                    "Kafka option 'auto.offset.reset' is not supported.\n"
+                    + "Instead set the source option 'startingoffsets' to 'earliest' or 'latest'\n"
+                    + "to specify where to start. Structured Streaming manages which offsets are consumed\n"
+                    + "internally, rather than relying on the kafkaConsumer to do it. This will ensure that no\n"
+                    + "data is missed when new topics/partitions are dynamically subscribed. Note that\n"
+                    + "'startingoffsets' only applies when a new Streaming query is started, and\n"
+                    + "that resuming will always pick up from where the query left off. See the docs for more\n"
+                    + "details.");
+        }
+        if (options.contains("kafka." + ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG)) {
+            throw refused(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, options,
+                    "Kafka option 'key.deserializer' is not supported as keys are deserialized as byte arrays"
+                    + " with ByteArrayDeserializer. Use DataFrame operations to explicitly deserialize the keys.");
+        }
+        if (options.contains("kafka." + ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG)) {
+            throw refused(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, options,
+                    "Kafka option 'value.deserializer' is not supported as values are deserialized as byte"
+                    + " arrays with ByteArrayDeserializer. Use DataFrame operations to explicitly deserialize"
+                    + " the values.");
+        }
+        if (options.contains("kafka." + ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG)) {
+            throw refused(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, options,
+                    "Kafka option 'enable.auto.commit' is not supported. The source tracks offsets in the"
+                    + " checkpoint; to let lag tools see them, set the source option 'commitOffsetsToGroup'.");
+        }
+        if (options.contains("kafka." + ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG)) {
+            throw refused(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, options,
+                    "Kafka option 'interceptor.classes' is not supported. Interceptors may change records,"
+                    + " which would break replaying a batch with the same rows.");
+        }
+        if (!options.contains(BOOTSTRAP)) {
+            throw new InvalidOptionException(BOOTSTRAP, null,
+                    "Option 'kafka.bootstrap.servers' must be specified for configuring Kafka consumer", true);
+        }
+    }
+
+    /** Logs Spark's warning when the user fixed the group id, which makes queries sharing it interfere. */
+    static void warnOnCustomGroupId(Options options) {
+        if (options.contains("kafka." + ConsumerConfig.GROUP_ID_CONFIG)) {
+            LOG.warn(CUSTOM_GROUP_ID_WARNING);
+            if (options.contains("groupIdPrefix")) {
+                LOG.warn("Option groupIdPrefix will be ignored as option kafka.group.id has been set.");
+            }
+        }
+    }
+
+    /** The settings for logs and descriptions, sorted, with secret values masked. */
+    static Map<String, String> redacted(Map<String, ?> params) {
+        Map<String, String> out = new TreeMap<>();
+        params.forEach((k, v) -> out.put(k, Options.isSecretKey(k) ? Options.SECRET_MASK : String.valueOf(v)));
+        return out;
+    }
+
+    private static InvalidOptionException refused(String clientKey, Options options, String message) {
+        String key = "kafka." + clientKey;
+        String value = options.get(key).orElse(null);
+        return new InvalidOptionException(key, Options.isSecretKey(key) ? Options.SECRET_MASK : value, message, true);
+    }
+}

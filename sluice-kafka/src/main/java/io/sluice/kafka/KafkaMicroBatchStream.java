@@ -1,0 +1,497 @@
+package io.sluice.kafka;
+
+import io.sluice.api.Offset;
+import io.sluice.api.ReadLimit;
+import io.sluice.api.SluiceClock;
+import io.sluice.api.io.DurableFiles;
+import io.sluice.api.source.InputPartition;
+import io.sluice.api.source.PartitionReader;
+import io.sluice.api.source.StreamContext;
+import io.sluice.api.source.SupportsTriggerAvailableNow;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Kafka source's stream, following Spark's KafkaMicroBatchStream: offsets per partition, latest offsets from an
+ * Admin client, admission control (maxOffsetsPerTrigger prorated by backlog, minOffsetsPerTrigger with
+ * maxTriggerDelay), availableNow with a target fixed once, data-loss checks, and pooled assigned consumers.
+ */
+final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaMicroBatchStream.class);
+    private static final String INITIAL_OFFSETS_FILE = "0";
+    private static final long RETENTION_CONFIG_REFRESH_MS = 5 * 60_000L;
+    private final KafkaSourceOptions options;
+    private final StartSpec startSpec;
+    private final StartSpec endSpec;
+    private final boolean bounded;
+    private final Path metadataPath;
+    private final SluiceClock clock;
+    private final KafkaOffsetReader reader;
+    private final ConsumerPool pool;
+    private final DataLoss dataLoss;
+    private final String executorGroupId;
+    /** First unread record seen by a reader past its range end: offset and timestamp, for the retention metric. */
+    private final Map<TopicPartition, long[]> firstUnread = new ConcurrentHashMap<>();
+    private Map<TopicPartition, Long> latestSeen;
+    private Map<TopicPartition, Long> availableNowTarget;
+    private boolean availableNow;
+    private long lastTriggerMillis;
+    private Map<String, Long> retentionMs = Map.of();
+    private long retentionFetchedAt = Long.MIN_VALUE;
+    private PartitionOffsets initial;
+
+    KafkaMicroBatchStream(KafkaSourceOptions options, StartSpec startSpec, StartSpec endSpec, StreamContext ctx) {
+        this.options = options;
+        this.startSpec = startSpec;
+        this.endSpec = endSpec;
+        this.bounded = ctx.bounded();
+        this.metadataPath = ctx.metadataPath();
+        this.clock = ctx.clock();
+        this.dataLoss = new DataLoss(options.failOnDataLoss());
+        String unique = options.groupIdPrefix() + "-" + UUID.randomUUID() + "-" + ctx.metadataPath().hashCode();
+        this.executorGroupId = options.customGroupId().orElse(unique + "-executor");
+        this.reader = new KafkaOffsetReader(options);
+        this.pool = new ConsumerPool(consumerParams(options, executorGroupId), options.consumerPoolCapacity(),
+                options.consumerPoolIdleTimeoutMs(), clock);
+    }
+
+    /** The executor consumers' settings: the user's, then what Sluice must own, then throughput defaults. */
+    static Map<String, Object> consumerParams(KafkaSourceOptions options, String groupId) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+        p.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1024 * 1024);
+        p.putAll(options.clientParams());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        return p;
+    }
+
+    @Override
+    public Offset initialOffset() {
+        if (initial != null) {
+            return initial;
+        }
+        Path file = metadataPath.resolve(INITIAL_OFFSETS_FILE);
+        try {
+            if (Files.exists(file)) {
+                String text = Files.readString(file, StandardCharsets.UTF_8);
+                int nl = text.indexOf('\n');
+                if (!text.startsWith("v1") || nl < 0) {
+                    throw new IllegalStateException("Unsupported format of the Kafka source's initial offsets in "
+                            + file + ": " + text);
+                }
+                initial = PartitionOffsets.parse(text.substring(nl + 1).trim());
+            } else {
+                initial = new PartitionOffsets(resolve(startSpec, true));
+                if (!bounded) {
+                    DurableFiles.createNew(file, ("v1\n" + initial.json()).getBytes(StandardCharsets.UTF_8));
+                }
+                LOG.info("Initial offsets: {}", initial.json());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return initial;
+    }
+
+    /** The offsets a start or end option names, for every partition the strategy holds now. */
+    private Map<TopicPartition, Long> resolve(StartSpec spec, boolean starting) {
+        Set<TopicPartition> tps = reader.partitions();
+        Map<TopicPartition, Long> out = PartitionOffsets.newMap();
+        String what = starting ? "startingOffsets" : "endingOffsets";
+        if (spec instanceof StartSpec.Earliest) {
+            out.putAll(reader.earliest(tps));
+        } else if (spec instanceof StartSpec.Latest) {
+            out.putAll(reader.latest(tps));
+        } else if (spec instanceof StartSpec.Specific s) {
+            requireAll(what, s.offsets().keySet(), tps);
+            Set<TopicPartition> early = new HashSet<>();
+            Set<TopicPartition> late = new HashSet<>();
+            s.offsets().forEach((tp, o) -> {
+                if (o == StartSpec.EARLIEST) {
+                    early.add(tp);
+                } else if (o == StartSpec.LATEST) {
+                    late.add(tp);
+                } else {
+                    out.put(tp, o);
+                }
+            });
+            out.putAll(reader.earliest(early));
+            out.putAll(reader.latest(late));
+        } else if (spec instanceof StartSpec.PerPartitionTimestamp s) {
+            requireAll(what, s.timestamps().keySet(), tps);
+            out.putAll(byTimestamp(s.timestamps(), starting));
+        } else if (spec instanceof StartSpec.GlobalTimestamp g) {
+            Map<TopicPartition, Long> ts = PartitionOffsets.newMap();
+            tps.forEach(tp -> ts.put(tp, g.timestamp()));
+            out.putAll(byTimestamp(ts, starting));
+        }
+        return out;
+    }
+
+    private Map<TopicPartition, Long> byTimestamp(Map<TopicPartition, Long> timestamps, boolean starting) {
+        Map<TopicPartition, Long> found = PartitionOffsets.newMap();
+        found.putAll(reader.forTimestamps(timestamps));
+        // A busy broker can answer "no match" for a record it has just acknowledged: ask again before concluding.
+        for (int attempt = 0; attempt < options.fetchOffsetNumRetries() && found.containsValue(-1L); attempt++) {
+            Map<TopicPartition, Long> again = PartitionOffsets.newMap();
+            found.forEach((tp, o) -> {
+                if (o < 0) {
+                    again.put(tp, timestamps.get(tp));
+                }
+            });
+            try {
+                Thread.sleep(Math.max(options.fetchOffsetRetryIntervalMs(), 100));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            found.putAll(reader.forTimestamps(again));
+        }
+        Map<TopicPartition, Long> out = PartitionOffsets.newMap();
+        Set<TopicPartition> toLatest = new TreeSet<>(PartitionOffsets.ORDER);
+        found.forEach((tp, o) -> {
+            if (o >= 0) {
+                out.put(tp, o);
+            } else if (starting && !options.noMatchLatest()) {
+                throw new IllegalArgumentException("No offset matched from request of topic-partition " + tp
+                        + " and timestamp " + timestamps.get(tp) + ".");
+            } else {
+                toLatest.add(tp);
+            }
+        });
+        out.putAll(reader.latest(toLatest));
+        return out;
+    }
+
+    private static void requireAll(String option, Set<TopicPartition> given, Set<TopicPartition> assigned) {
+        Set<TopicPartition> g = new TreeSet<>(PartitionOffsets.ORDER);
+        g.addAll(given);
+        if (!g.equals(assigned)) {
+            throw new IllegalArgumentException("If " + option + " contains specific offsets, you must specify all"
+                    + " TopicPartitions.\nUse -1 for latest, -2 for earliest.\nSpecified: " + g + " Assigned: "
+                    + assigned);
+        }
+    }
+
+    @Override
+    public Offset deserializeOffset(String json) {
+        return PartitionOffsets.parse(json);
+    }
+
+    @Override
+    public ReadLimit defaultReadLimit() {
+        Optional<Long> max = options.maxOffsetsPerTrigger();
+        Optional<Long> min = options.minOffsetsPerTrigger();
+        if (min.isPresent() && max.isPresent()) {
+            return ReadLimit.composite(ReadLimit.minRows(min.get(), options.maxTriggerDelayMs()),
+                    ReadLimit.maxRows(max.get()));
+        }
+        if (min.isPresent()) {
+            return ReadLimit.minRows(min.get(), options.maxTriggerDelayMs());
+        }
+        return max.<ReadLimit>map(ReadLimit::maxRows).orElse(ReadLimit.allAvailable());
+    }
+
+    @Override
+    public void prepareForTriggerAvailableNow() {
+        availableNow = true;
+    }
+
+    @Override
+    public Offset latestOffset(Offset start, ReadLimit limit) {
+        Map<TopicPartition, Long> from = ((PartitionOffsets) toOffsets(start)).offsets();
+        Map<TopicPartition, Long> latest;
+        if (bounded) {
+            latest = resolve(endSpec, false);
+        } else if (availableNow) {
+            if (availableNowTarget == null) {
+                availableNowTarget = reader.latest(reader.partitions());
+            }
+            latest = availableNowTarget;
+        } else {
+            latest = reader.latest(reader.partitions());
+        }
+        latestSeen = latest;
+        List<ReadLimit> limits = limit instanceof ReadLimit.Composite c ? c.limits() : List.of(limit);
+        if (limits.stream().anyMatch(l -> l instanceof ReadLimit.AllAvailable)) {
+            return new PartitionOffsets(latest);
+        }
+        Optional<ReadLimit.MinRows> lower = limits.stream().filter(ReadLimit.MinRows.class::isInstance)
+                .map(ReadLimit.MinRows.class::cast).findFirst();
+        Optional<ReadLimit.MaxRows> upper = limits.stream().filter(ReadLimit.MaxRows.class::isInstance)
+                .map(ReadLimit.MaxRows.class::cast).findFirst();
+        // availableNow drains what is there: waiting for more would never end.
+        if (lower.isPresent() && !availableNow && delayBatch(lower.get(), latest, from)) {
+            return start;
+        }
+        if (upper.isPresent()) {
+            return new PartitionOffsets(rateLimit(upper.get().rows(), from, latest));
+        }
+        return new PartitionOffsets(latest);
+    }
+
+    private boolean delayBatch(ReadLimit.MinRows min, Map<TopicPartition, Long> latest,
+                               Map<TopicPartition, Long> from) {
+        long now = clock.millis();
+        if (now - lastTriggerMillis >= min.maxTriggerDelayMs()) {
+            lastTriggerMillis = now;
+            return false;
+        }
+        long newRecords = 0;
+        for (var e : latest.entrySet()) {
+            newRecords += e.getValue() - from.getOrDefault(e.getKey(), 0L);
+        }
+        if (newRecords < min.rows()) {
+            return true;
+        }
+        lastTriggerMillis = now;
+        return false;
+    }
+
+    /** Spark's rateLimit: the limit shared in proportion to each partition's backlog. */
+    private Map<TopicPartition, Long> rateLimit(long limit, Map<TopicPartition, Long> from,
+                                                Map<TopicPartition, Long> until) {
+        Set<TopicPartition> newOnes = new HashSet<>(until.keySet());
+        newOnes.removeAll(from.keySet());
+        Map<TopicPartition, Long> fromNew = newOnes.isEmpty() ? Map.of() : reader.earliest(newOnes);
+        Map<TopicPartition, Long> sizes = new HashMap<>();
+        until.forEach((tp, end) -> {
+            Long begin = from.containsKey(tp) ? from.get(tp) : fromNew.get(tp);
+            if (begin != null && end - begin > 0) {
+                sizes.put(tp, end - begin);
+            }
+        });
+        double total = sizes.values().stream().mapToLong(Long::longValue).sum();
+        if (total < 1) {
+            return until;
+        }
+        Map<TopicPartition, Long> out = PartitionOffsets.newMap();
+        until.forEach((tp, end) -> {
+            Long size = sizes.get(tp);
+            if (size == null) {
+                out.put(tp, end);
+                return;
+            }
+            long begin = from.containsKey(tp) ? from.get(tp) : fromNew.get(tp);
+            double prorate = limit * (size / total);
+            long prorateLong = (long) (prorate < 1 ? Math.ceil(prorate) : Math.floor(prorate));
+            long off = prorateLong > Long.MAX_VALUE - begin ? Long.MAX_VALUE : begin + prorateLong;
+            out.put(tp, Math.min(end, off));
+        });
+        return out;
+    }
+
+    @Override
+    public Offset reportLatestOffset() {
+        return latestSeen == null ? null : new PartitionOffsets(latestSeen);
+    }
+
+    @Override
+    public List<InputPartition> planPartitions(Offset start, Offset end) {
+        Map<TopicPartition, Long> from = ((PartitionOffsets) toOffsets(start)).offsets();
+        Map<TopicPartition, Long> until = ((PartitionOffsets) toOffsets(end)).offsets();
+        Set<TopicPartition> newOnes = new TreeSet<>(PartitionOffsets.ORDER);
+        newOnes.addAll(until.keySet());
+        newOnes.removeAll(from.keySet());
+        Map<TopicPartition, Long> newInitial = newOnes.isEmpty() ? Map.of() : reader.earliest(newOnes);
+        if (newInitial.size() != newOnes.size()) {
+            Set<TopicPartition> missing = new TreeSet<>(PartitionOffsets.ORDER);
+            missing.addAll(newOnes);
+            missing.removeAll(newInitial.keySet());
+            dataLoss.report("Cannot find earliest offsets of " + missing + ". Some data may have been missed");
+        }
+        newInitial.forEach((tp, o) -> {
+            if (o != 0) {
+                dataLoss.report("Added partition " + tp + " starts from " + o
+                        + " instead of 0. Some data may have been missed");
+            }
+        });
+        Set<TopicPartition> gone = new TreeSet<>(PartitionOffsets.ORDER);
+        gone.addAll(from.keySet());
+        gone.removeAll(until.keySet());
+        if (!gone.isEmpty()) {
+            dataLoss.report(gone + " are gone. Some data may have been missed");
+        }
+        List<KafkaInputPartition> ranges = new ArrayList<>();
+        until.forEach((tp, u) -> {
+            Long f = from.containsKey(tp) ? from.get(tp) : newInitial.get(tp);
+            if (f == null) {
+                return;
+            }
+            if (u < f) {
+                dataLoss.report("Partition " + tp + "'s offset was changed from " + f + " to " + u
+                        + ", some data may have been missed");
+                return;
+            }
+            ranges.add(new KafkaInputPartition(tp, f, u));
+        });
+        return new ArrayList<>(OffsetRangeCalculator.ranges(ranges, options.minPartitions(),
+                options.maxRecordsPerPartition()));
+    }
+
+    @Override
+    public PartitionReader createReader(InputPartition partition) {
+        return new KafkaPartitionReader((KafkaInputPartition) partition, pool, dataLoss, options.pollTimeoutMs(),
+                options.includeHeaders(), executorGroupId, firstUnread, clock);
+    }
+
+    @Override
+    public void commit(Offset end) {
+        Optional<String> group = options.commitOffsetsToGroup();
+        if (group.isEmpty() || bounded) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        ((PartitionOffsets) toOffsets(end)).offsets().forEach((tp, o) -> offsets.put(tp, new OffsetAndMetadata(o)));
+        try {
+            reader.admin().alterConsumerGroupOffsets(group.get(), offsets).all().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            // Lag reporting is advisory: the checkpoint, not the group, is the source of truth.
+            LOG.warn("Could not commit offsets to consumer group '{}': {}", group.get(), e.toString());
+        }
+    }
+
+    @Override
+    public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
+        if (latestConsumedOffset.isEmpty() || latestSeen == null) {
+            return dataLossOnly();
+        }
+        Map<TopicPartition, Long> consumed = ((PartitionOffsets) toOffsets(latestConsumedOffset.get())).offsets();
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        long sum = 0;
+        int n = 0;
+        for (var e : latestSeen.entrySet()) {
+            long behind = e.getValue() - consumed.getOrDefault(e.getKey(), 0L);
+            min = Math.min(min, behind);
+            max = Math.max(max, behind);
+            sum += behind;
+            n++;
+        }
+        if (n == 0) {
+            return dataLossOnly();
+        }
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("minOffsetsBehindLatest", Long.toString(min));
+        m.put("maxOffsetsBehindLatest", Long.toString(max));
+        m.put("avgOffsetsBehindLatest", Double.toString((double) sum / n));
+        retentionMetric(consumed).ifPresent(v -> m.put("minRetentionMsLeft", Long.toString(v)));
+        if (dataLoss.count() > 0) {
+            m.put("dataLoss", Long.toString(dataLoss.count()));
+        }
+        return m;
+    }
+
+    private Map<String, String> dataLossOnly() {
+        return dataLoss.count() > 0 ? Map.of("dataLoss", Long.toString(dataLoss.count())) : Map.of();
+    }
+
+    /**
+     * How long until retention.ms deletes the oldest unread record, for partitions with a backlog whose first unread
+     * record a reader has already seen (it fetches past its range end): retention.ms minus that record's age.
+     * Negative means it is overdue: only the segment roll and the cleaner's interval still keep it.
+     */
+    private Optional<Long> retentionMetric(Map<TopicPartition, Long> consumed) {
+        Long best = null;
+        for (var e : latestSeen.entrySet()) {
+            TopicPartition tp = e.getKey();
+            Long c = consumed.get(tp);
+            long[] seen = firstUnread.get(tp);
+            if (c == null || e.getValue() <= c || seen == null || seen[0] != c) {
+                continue;
+            }
+            Long retention = retentionMs(tp.topic());
+            if (retention == null || retention < 0) {
+                continue;
+            }
+            long left = retention - (clock.millis() - seen[1]);
+            best = best == null ? left : Math.min(best, left);
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private Long retentionMs(String topic) {
+        long now = clock.millis();
+        if (!retentionMs.containsKey(topic) || now - retentionFetchedAt >= RETENTION_CONFIG_REFRESH_MS) {
+            Set<String> topics = new TreeSet<>();
+            latestSeen.keySet().forEach(tp -> topics.add(tp.topic()));
+            Map<String, Long> fetched = new HashMap<>();
+            try {
+                List<ConfigResource> res = topics.stream()
+                        .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+                Map<ConfigResource, Config> configs = reader.admin().describeConfigs(res).all().get();
+                configs.forEach((r, cfg) -> {
+                    ConfigEntry entry = cfg.get(TopicConfig.RETENTION_MS_CONFIG);
+                    if (entry != null && entry.value() != null) {
+                        fetched.put(r.name(), Long.parseLong(entry.value()));
+                    }
+                });
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            } catch (Exception e) {
+                LOG.debug("Could not read retention.ms", e);
+                return null;
+            }
+            retentionMs = fetched;
+            retentionFetchedAt = now;
+        }
+        return retentionMs.get(topic);
+    }
+
+    private Offset toOffsets(Offset o) {
+        return o instanceof PartitionOffsets ? o : PartitionOffsets.parse(o.json());
+    }
+
+    @Override
+    public void stop() {
+        try {
+            pool.close();
+        } finally {
+            reader.close();
+        }
+    }
+
+    ConsumerPool pool() {
+        return pool;
+    }
+
+    @Override
+    public String description() {
+        return "KafkaV2[" + options.strategy() + "]";
+    }
+
+    @Override
+    public String toString() {
+        return description();
+    }
+}

@@ -1,0 +1,58 @@
+package io.sluice.kafka;
+
+import io.sluice.api.Options;
+import io.sluice.api.source.MicroBatchStream;
+import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.StreamContext;
+import io.sluice.api.types.StructType;
+
+import java.util.Optional;
+
+/**
+ * The {@code kafka} source for {@code readStream()} and {@code read()}, with Spark's options, schema and semantics
+ * (docs/sources/kafka.md). Rows: {@code key binary, value binary, topic string, partition int, offset bigint,
+ * timestamp timestamp, timestampType int}, plus {@code headers array<struct<key:string,value:binary>>} with
+ * {@code includeHeaders=true}. Stateless and thread-safe: every option is checked in {@link #resolveSchema};
+ * the streaming-only and batch-only checks run when the stream is built.
+ */
+public final class KafkaSourceProvider implements SourceProvider {
+    /** The schema without headers. */
+    public static final StructType SCHEMA = StructType.fromDDL(
+            "key binary, value binary, topic string, partition int, offset bigint, timestamp timestamp,"
+                    + " timestampType int");
+    /** The schema with {@code includeHeaders=true}. */
+    public static final StructType SCHEMA_WITH_HEADERS = StructType.fromDDL(
+            "key binary, value binary, topic string, partition int, offset bigint, timestamp timestamp,"
+                    + " timestampType int, headers array<struct<key: string, value: binary>>");
+
+    @Override
+    public String shortName() {
+        return "kafka";
+    }
+
+    @Override
+    public Optional<StructType> fixedSchema(Options options) {
+        return Optional.of(options.getBoolean("includeHeaders", false) ? SCHEMA_WITH_HEADERS : SCHEMA);
+    }
+
+    @Override
+    public StructType resolveSchema(Options options, Optional<StructType> userSchema) {
+        if (userSchema.isPresent()) {
+            throw new IllegalArgumentException("Kafka source has a fixed schema and cannot be set with a custom one");
+        }
+        KafkaSourceOptions.parse(options);
+        KafkaClientOptions.warnOnCustomGroupId(options);
+        return fixedSchema(options).orElseThrow();
+    }
+
+    @Override
+    public MicroBatchStream createStream(StreamContext context) {
+        KafkaSourceOptions parsed = KafkaSourceOptions.parse(context.options());
+        if (context.bounded()) {
+            StartSpec[] range = KafkaSourceOptions.boundedRange(parsed);
+            return new KafkaMicroBatchStream(parsed, range[0], range[1], context);
+        }
+        return new KafkaMicroBatchStream(parsed, KafkaSourceOptions.streamingStart(context.options(), parsed), null,
+                context);
+    }
+}
