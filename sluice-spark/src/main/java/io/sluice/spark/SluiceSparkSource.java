@@ -35,6 +35,12 @@ public class SluiceSparkSource implements TableProvider, DataSourceRegister {
     public static final String SOURCE_OPTION = "sluice.source";
 
     private final String fixedSource;
+    /**
+     * The schema {@link #inferSchema} returned last. Spark makes a provider instance per lookup and, without a user
+     * schema, passes exactly this object to {@link #getTable}: it is then the source's own schema, not a user's
+     * (a source such as Kafka refuses any user schema, also an equal one, as Spark's does).
+     */
+    private volatile StructType inferred;
 
     /** The generic source, {@code format("sluice")}: the Sluice source is named by {@link #SOURCE_OPTION}. */
     public SluiceSparkSource() {
@@ -67,7 +73,9 @@ public class SluiceSparkSource implements TableProvider, DataSourceRegister {
         String source = source(options.asCaseSensitiveMap());
         Map<String, String> sluiceOptions = sluiceOptions(options.asCaseSensitiveMap());
         SourceProvider provider = SourceProviders.find(source);
-        return SparkTypes.toSpark(provider.resolveSchema(Options.of(sluiceOptions), Optional.empty()));
+        StructType schema = SparkTypes.toSpark(provider.resolveSchema(Options.of(sluiceOptions), Optional.empty()));
+        inferred = schema;
+        return schema;
     }
 
     @Override
@@ -75,7 +83,7 @@ public class SluiceSparkSource implements TableProvider, DataSourceRegister {
         String source = source(properties);
         Map<String, String> sluiceOptions = sluiceOptions(properties);
         SourceProvider provider = SourceProviders.find(source);
-        Optional<io.sluice.api.types.StructType> given = schema == null ? Optional.empty()
+        Optional<io.sluice.api.types.StructType> given = schema == null || schema == inferred ? Optional.empty()
                 : Optional.of(SparkTypes.toSluice(schema));
         io.sluice.api.types.StructType resolved = provider.resolveSchema(Options.of(sluiceOptions), given);
         return new SluiceTable(provider, provider.shortName(), sluiceOptions, SparkTypes.toSpark(resolved));

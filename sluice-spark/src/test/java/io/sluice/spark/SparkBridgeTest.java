@@ -8,6 +8,15 @@ import io.sluice.core.StreamingQuery;
 import io.sluice.core.Trigger;
 import io.sluice.core.sinks.MemorySink;
 import io.sluice.examples.ledger.LedgerServer;
+import io.sluice.kafka.KafkaSourceProvider;
+import io.sluice.kafka.broker.SharedLocalKafkaBroker;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.spark.api.java.function.VoidFunction2;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
@@ -29,6 +38,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
@@ -299,11 +309,11 @@ class SparkBridgeTest {
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessageStartingWith("Option 'sluice.source' is missing: name the Sluice source to read, e.g. "
                         + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, changes, "
-                        + "changes-naive, csv, json, ledger, probe, rate, rate-micro-batch, text");
+                        + "changes-naive, csv, json, kafka, ledger, probe, rate, rate-micro-batch, text");
         assertThatThrownBy(() -> sparkStream("rat").load())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, changes, "
-                        + "changes-naive, csv, json, ledger, probe, rate, rate-micro-batch, text. A Sluice source is found when");
+                        + "changes-naive, csv, json, kafka, ledger, probe, rate, rate-micro-batch, text. A Sluice source is found when");
         assertThatThrownBy(() -> sparkStream("rate-micro-batch").option("rowsPerBatch", 0).load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value '0'. The option 'rowsPerBatch' must be positive");
@@ -437,6 +447,59 @@ class SparkBridgeTest {
             }
             assertThat(query.recentProgress()[0].sources()[0].description()).isEqualTo("DataSource[ledger]");
         }
+    }
+
+    // ------------------------------------------------------------------ Kafka
+
+    @Test
+    void kafkaWithMaxOffsetsPerTriggerHasTheSameBatchesAndOffsetsOnSparkAsOnSluice() throws Exception {
+        String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
+        String topic = "bridge-" + UUID.randomUUID().toString().substring(0, 8);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 12; i++) {
+                int partition = i < 7 ? 0 : 1;
+                // The producer's own timestamp: an old one would let the broker's retention delete the records.
+                producer.send(new ProducerRecord<>(topic, partition, "k" + i, "v" + i)).get();
+            }
+        }
+        Map<String, String> options = Map.of("kafka.bootstrap.servers", bootstrap, "subscribe", topic,
+                "startingOffsets", "earliest", "maxOffsetsPerTrigger", "5");
+        StructType schema = KafkaSourceProvider.SCHEMA;
+
+        var query = collect(sparkStream("kafka").options(options).load(), "kafka", schema, dir.resolve("spark"),
+                org.apache.spark.sql.streaming.Trigger.AvailableNow());
+        assertThat(query.awaitTermination(60_000)).as("availableNow drains and stops").isTrue();
+
+        Map<Long, List<Row>> sluiceBatches;
+        try (Sluice sluice = Sluice.local()) {
+            StreamingQuery q = sluice.readStream().format("kafka").options(options).load().writeStream()
+                    .format("memory").queryName("kafka-native")
+                    .option("checkpointLocation", dir.resolve("sluice").toString())
+                    .trigger(Trigger.availableNow()).start();
+            await().atMost(Duration.ofSeconds(30)).until(() -> !q.isActive());
+            sluiceBatches = MemorySink.batches("kafka-native");
+        }
+
+        Map<Long, List<Row>> sparkBatches = seen("kafka");
+        assertThat(sparkBatches).hasSize(3).isEqualTo(sluiceBatches);
+        for (long b = 0; b < 3; b++) {
+            assertThat(sparkBatches.get(b)).as("batch %d", b).hasSizeLessThanOrEqualTo(5);
+            assertThat(loggedOffset(dir.resolve("spark"), b)).isEqualTo(loggedOffset(dir.resolve("sluice"), b));
+        }
+        assertThat(loggedOffset(dir.resolve("spark"), 2)).isEqualTo("{\"" + topic + "\":{\"0\":7,\"1\":5}}");
+        List<String> values = new ArrayList<>();
+        sparkBatches.values().forEach(rows -> rows.forEach(r -> values.add(
+                new String((byte[]) r.get(1), java.nio.charset.StandardCharsets.UTF_8))));
+        assertThat(values).containsExactlyInAnyOrder("v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9",
+                "v10", "v11");
+        Row first = sparkBatches.get(0L).get(0);
+        assertThat(first.get(2)).isEqualTo(topic);
+        assertThat(first.get(0)).isEqualTo("k0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(first.get(5)).isInstanceOf(Instant.class);
     }
 
     private static List<Row> concat(List<Row> a, List<Row> b) {
