@@ -321,6 +321,11 @@ class SparkBridgeTest {
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value 'json' for option 'sluice.source': format 'sluice-rate' reads the Sluice "
                         + "source 'rate': leave the option out, or use format(\"sluice\")");
+        // A schema Spark inferred through the bridge is the source's own; a schema the user gives is the user's.
+        assertThatThrownBy(() -> sparkStream("kafka").schema("a int").option("subscribe", "t")
+                .option("kafka.bootstrap.servers", "localhost:9").load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Kafka source has a fixed schema and cannot be set with a custom one");
         assertThatThrownBy(() -> sparkStream("json").load(dir.toString()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Schema must be specified when creating a streaming source DataFrame");
