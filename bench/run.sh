@@ -35,7 +35,7 @@ for what in $WHAT; do
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
     overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|kafka) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|engine|files|all]..." >&2
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|kafka|engine|files|all]..." >&2
        exit 2;;
   esac
 done
