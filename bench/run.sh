@@ -6,7 +6,9 @@
 #   engine: overhead throughput startup (rate-micro-batch to noop)
 #   files:  jsonread csvread jsonwrite plan100k (both engines) and seenfiles (Sluice only: see below)
 #   kafka:  a local KRaft broker (or $KAFKA_BOOTSTRAP), a 4-partition topic of 2 M x 200-byte records produced once;
-#           the raw KafkaConsumer's fetch rate, then Sluice availableNow to noop (not part of `all`)
+#           the raw KafkaConsumer's fetch rate (one consumer over the 4 partitions, then one consumer per partition
+#           on nproc threads, both with Sluice's fetch settings), then Sluice and Spark (spark-sql-kafka-0-10),
+#           availableNow to noop, one after the other against the same broker and topic (not part of `all`)
 #
 # The file workloads read data generated once under bench/target/data by io.sluice.bench.GenerateEvents:
 # events-json and events-csv (100 files x 20,000 rows, the same rows), plan100k (100,000 one-line JSON files).
@@ -33,7 +35,7 @@ for what in $WHAT; do
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
     overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|kafka) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|engine|files|all]..." >&2
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|kafka|engine|files|all]..." >&2
        exit 2;;
   esac
 done
@@ -115,6 +117,7 @@ args() { # the arguments each workload gets
 }
 val() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }   # val LINE KEY
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.1fx", a / b }'; }
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.0f%%", 100 * a / b }'; }
 num() { awk -v a="$1" 'BEGIN { if (a >= 1e6) printf "%.2f M", a / 1e6; else printf "%g", a }'; }
 
 declare -A R
@@ -145,10 +148,18 @@ if wants kafka; then
     KB=$(sed -n 's/^bootstrap //p' bench/target/kafka-broker.out)
   fi
   "${KJ[@]}" prepare "$KB" sluice-bench-4x2m 2000000 >&2
-  for engine in raw sluice; do
-    echo "# $engine kafka: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
-    R[${engine}_kafka]=$("${KJ[@]}" $engine "$KB" sluice-bench-4x2m | grep "^$engine kafka " | tee -a "$RESULTS")
-  done
+  kafka_run() { # kafka_run KEY PREFIX COMMAND...: one JVM against the broker, one result line
+    local key=$1 prefix=$2
+    shift 2
+    echo "running $key kafka (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+    echo "# $key kafka: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+    R[${key}_kafka]=$("$@" | grep "^$prefix kafka " | tee -a "$RESULTS")
+    echo "${R[${key}_kafka]}" >&2
+  }
+  kafka_run raw raw "${KJ[@]}" raw "$KB" sluice-bench-4x2m one sluice
+  kafka_run rawtasks raw "${KJ[@]}" raw "$KB" sluice-bench-4x2m tasks sluice
+  kafka_run sluice sluice "${KJ[@]}" sluice "$KB" sluice-bench-4x2m
+  kafka_run spark spark "${SPARK[@]}" kafka "$KB" sluice-bench-4x2m
   [[ -z ${KAFKA_BOOTSTRAP:-} ]] && exec 7>&-   # closing its stdin stops the broker
 fi
 
@@ -200,9 +211,12 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "plan100k: start() to batch 0's progress, s" "$(val "$a" start_to_batch0_s)" "$(val "$b" start_to_batch0_s)" ""
   fi
   if [[ -n ${R[sluice_kafka]:-} ]]; then
-    a=${R[sluice_kafka]} b=${R[raw_kafka]}
-    row "kafka: rows/s, start() to termination" "$(num "$(val "$a" rows_per_s)")" "raw $(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/raw)"
-    row "kafka: rows/s, batches alone vs raw fetch" "$(num "$(val "$a" batch_rows_per_s)")" "raw $(num "$(val "$b" fetch_rows_per_s)")" "$(ratio "$(val "$a" batch_rows_per_s)" "$(val "$b" fetch_rows_per_s)") (Sluice/raw)"
+    a=${R[sluice_kafka]} b=${R[spark_kafka]:-} r=${R[raw_kafka]} t=${R[rawtasks_kafka]}
+    row "kafka: rows/s, start() to termination" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "kafka: rows/s, the batch (batchDuration)" "$(num "$(val "$a" batch_rows_per_s)")" "$(num "$(val "$b" batch_rows_per_s)")" "$(ratio "$(val "$a" batch_rows_per_s)" "$(val "$b" batch_rows_per_s)") (Sluice/Spark)"
+    row "kafka: Sluice read (addBatch) rows/s" "$(num "$(val "$a" read_rows_per_s)")" "" ""
+    row "kafka: raw, 1 consumer x 4 partitions, fetch" "$(num "$(val "$r" fetch_rows_per_s)")" "" "$(pct "$(val "$a" read_rows_per_s)" "$(val "$r" fetch_rows_per_s)") (Sluice read/raw)"
+    row "kafka: raw, 1 consumer per partition, fetch" "$(num "$(val "$t" fetch_rows_per_s)")" "" "$(pct "$(val "$a" read_rows_per_s)" "$(val "$t" fetch_rows_per_s)") (Sluice read/raw)"
   fi
 } | tee -a "$RESULTS"
 echo "raw results: $RESULTS" >&2

@@ -1,5 +1,6 @@
 package io.sluice.bench;
 
+import io.sluice.core.DataStreamReader;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.Trigger;
@@ -26,6 +27,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The Kafka workload: a 4-partition topic of N records of 200 bytes (produced once), then the raw KafkaConsumer's
@@ -34,7 +39,8 @@ import java.util.Map;
  *
  * <pre>
  * KafkaBench prepare BOOTSTRAP|local:DATADIR TOPIC [records=2000000]   creates and fills the topic if it is new
- * KafkaBench raw BOOTSTRAP TOPIC | sluice BOOTSTRAP TOPIC              one measurement, one result line
+ * KafkaBench raw BOOTSTRAP TOPIC [one|tasks] [sluice|defaults]       the raw consumer (see raw): one result line
+ * KafkaBench sluice BOOTSTRAP TOPIC                                   Sluice availableNow to noop: one result line
  * KafkaBench broker DATADIR                                            runs a broker until stdin closes
  * </pre>
  */
@@ -46,7 +52,8 @@ public final class KafkaBench {
         switch (args[0]) {
             case "broker" -> broker(Path.of(args[1]));
             case "prepare" -> prepare(args[1], args[2], Measure.longArg(args, 3, 2_000_000));
-            case "raw" -> raw(args[1], args[2]);
+            case "raw" -> raw(args[1], args[2], args.length > 3 ? args[3] : "one",
+                    args.length > 4 ? args[4] : "sluice");
             case "sluice" -> sluice(args[1], args[2]);
             default -> throw new IllegalArgumentException("usage: KafkaBench broker|prepare|raw|sluice ...");
         }
@@ -97,48 +104,116 @@ public final class KafkaBench {
         return admin.listOffsets(req).all().get().values().stream().mapToLong(r -> r.offset()).sum();
     }
 
-    /** What kafka-consumer-perf-test measures: one consumer, all partitions assigned, polled to the end. */
-    static void raw(String bootstrap, String topic) throws Exception {
+    /**
+     * The executor consumers' fetch settings of Sluice's Kafka source (KafkaMicroBatchStream.consumerParams), so the
+     * raw consumer is measured with the same ones; {@code defaults} leaves the client's defaults instead.
+     */
+    static Map<String, Object> consumerSettings(String bootstrap, String settings) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, "sluice-bench-raw");
+        if (settings.equals("sluice")) {
+            c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+            c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
+            c.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1024 * 1024);
+        } else if (!settings.equals("defaults")) {
+            throw new IllegalArgumentException("settings: sluice or defaults, not " + settings);
+        }
+        c.putAll(overrides());
+        return c;
+    }
+
+    /** Consumer settings to try, for both sides: system properties {@code -Dkafka.X=Y} set client setting X. */
+    static Map<String, String> overrides() {
+        Map<String, String> out = new HashMap<>();
+        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith("kafka."))
+                .forEach(k -> out.put(k.substring("kafka.".length()), System.getProperty(k)));
+        return out;
+    }
+
+    /**
+     * The raw KafkaConsumer, no engine. {@code one}: one consumer, the 4 partitions assigned, polled to the end (what
+     * kafka-consumer-perf-test measures). {@code tasks}: what Sluice's reader does without the engine: one consumer
+     * per partition, assigned and sought, polled to the partition's end, the 4 partitions on a pool of
+     * {@code nproc} threads. Every record's key and value are touched, as a row would hold them.
+     */
+    static void raw(String bootstrap, String topic, String layout, String settings) throws Exception {
+        Map<String, Object> c = consumerSettings(bootstrap, settings);
+        List<TopicPartition> tps = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            tps.add(new TopicPartition(topic, i));
+        }
+        Map<TopicPartition, Long> end;
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+            Map<TopicPartition, OffsetSpec> req = new HashMap<>();
+            tps.forEach(tp -> req.put(tp, OffsetSpec.latest()));
+            end = new HashMap<>();
+            admin.listOffsets(req).all().get().forEach((tp, r) -> end.put(tp, r.offset()));
+        }
         long t0 = System.nanoTime();
+        AtomicLong firstRecordAt = new AtomicLong();
+        long[] counts;
+        if (layout.equals("one")) {
+            counts = drain(c, tps, end, firstRecordAt);
+        } else if (layout.equals("tasks")) {
+            ExecutorService pool = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors());
+            try {
+                List<Future<long[]>> fs = new ArrayList<>();
+                for (TopicPartition tp : tps) {
+                    fs.add(pool.submit(() -> drain(c, List.of(tp), end, firstRecordAt)));
+                }
+                counts = new long[2];
+                for (Future<long[]> f : fs) {
+                    counts[0] += f.get()[0];
+                    counts[1] += f.get()[1];
+                }
+            } finally {
+                pool.shutdown();
+            }
+        } else {
+            throw new IllegalArgumentException("layout: one or tasks, not " + layout);
+        }
+        long t1 = System.nanoTime();
+        double total = (t1 - t0) / 1e9;
+        double fetch = (t1 - firstRecordAt.get()) / 1e9;
+        System.out.printf(Locale.ROOT, "raw kafka layout=%s settings=%s rows=%d seconds=%.3f rows_per_s=%.0f"
+                        + " fetch_rows_per_s=%.0f mb_per_s=%.1f%n", layout, settings, counts[0], total,
+                counts[0] / total, counts[0] / fetch, counts[1] / 1e6 / fetch);
+    }
+
+    /** Polls {@code tps} from 0 to their end offsets: rows and value bytes. */
+    private static long[] drain(Map<String, Object> settings, List<TopicPartition> tps,
+                                Map<TopicPartition, Long> end, AtomicLong firstRecordAt) {
         long rows = 0;
         long bytes = 0;
+        long target = tps.stream().mapToLong(end::get).sum();
         try (KafkaConsumer<byte[], byte[]> consumer =
-                     new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (int i = 0; i < 4; i++) {
-                tps.add(new TopicPartition(topic, i));
-            }
+                     new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(tps);
-            consumer.seekToBeginning(tps);
-            Map<TopicPartition, Long> end = consumer.endOffsets(tps);
-            long target = end.values().stream().mapToLong(Long::longValue).sum();
-            long firstRecordAt = 0;
+            tps.forEach(tp -> consumer.seek(tp, 0));
             while (rows < target) {
                 ConsumerRecords<byte[], byte[]> rs = consumer.poll(Duration.ofSeconds(5));
-                if (firstRecordAt == 0 && !rs.isEmpty()) {
-                    firstRecordAt = System.nanoTime();
+                if (!rs.isEmpty()) {
+                    firstRecordAt.compareAndSet(0, System.nanoTime());
                 }
                 for (var r : rs) {
                     rows++;
-                    bytes += r.value().length;
+                    bytes += r.value().length + (r.key() == null ? 0 : r.key().length);
                 }
             }
-            double total = (System.nanoTime() - t0) / 1e9;
-            double fetch = (System.nanoTime() - firstRecordAt) / 1e9;
-            System.out.printf(Locale.ROOT, "raw kafka rows=%d seconds=%.3f rows_per_s=%.0f fetch_rows_per_s=%.0f"
-                    + " mb_per_s=%.1f%n", rows, total, rows / total, rows / fetch, bytes / 1e6 / fetch);
         }
+        return new long[] {rows, bytes};
     }
 
     static void sluice(String bootstrap, String topic) throws Exception {
         Path chk = Files.createTempDirectory("sluice-kafka-bench-");
         try (Sluice sluice = Sluice.builder().parallelism(Runtime.getRuntime().availableProcessors()).build()) {
             long t0 = System.nanoTime();
-            StreamingQuery q = sluice.readStream().format("kafka").option("kafka.bootstrap.servers", bootstrap)
+            DataStreamReader reader = sluice.readStream().format("kafka");
+            overrides().forEach((k, v) -> reader.option("kafka." + k, v));
+            StreamingQuery q = reader.option("kafka.bootstrap.servers", bootstrap)
                     .option("subscribe", topic).option("startingOffsets", "earliest").load()
                     .writeStream().format("noop").option("checkpointLocation", chk.toString())
                     .trigger(Trigger.availableNow()).start();
@@ -146,9 +221,14 @@ public final class KafkaBench {
             double seconds = (System.nanoTime() - t0) / 1e9;
             long rows = q.recentProgress().stream().mapToLong(p -> p.numInputRows()).sum();
             long batchMs = q.recentProgress().stream().mapToLong(p -> p.batchDuration()).sum();
-            System.out.printf(Locale.ROOT, "sluice kafka rows=%d seconds=%.3f rows_per_s=%.0f batch_ms=%d"
-                    + " batch_rows_per_s=%.0f%n", rows, seconds, rows / seconds, batchMs,
-                    rows * 1000.0 / Math.max(1, batchMs));
+            // The read alone (addBatch: every task from consumer creation to its last row), as comparable to the
+            // raw consumer's fetch rate; latestOffset (the Admin client's first calls) is the rest of the batch.
+            long addBatchMs = q.recentProgress().stream().mapToLong(p -> p.durationMs().getOrDefault("addBatch", 0L))
+                    .sum();
+            System.out.printf(Locale.ROOT, "sluice kafka rows=%d batches=%d seconds=%.3f rows_per_s=%.0f batch_ms=%d"
+                    + " batch_rows_per_s=%.0f add_batch_ms=%d read_rows_per_s=%.0f%n", rows, q.recentProgress().size(),
+                    seconds, rows / seconds, batchMs, rows * 1000.0 / Math.max(1, batchMs), addBatchMs,
+                    rows * 1000.0 / Math.max(1, addBatchMs));
         } finally {
             Measure.deleteRecursively(chk);
         }

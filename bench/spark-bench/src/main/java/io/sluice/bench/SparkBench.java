@@ -34,6 +34,8 @@ import java.util.concurrent.TimeUnit;
  * jsonwrite  [rowsPerBatch=1000000] [seconds=20]  rate-micro-batch to the json file sink: rows/s (sum rows / sum
  *                                                  batchDuration, batches 0-1 warm-up)
  * plan100k DIR [maxFilesPerTrigger=1000]          json file source over DIR's files: batch 0's latestOffset and total
+ * kafka BOOTSTRAP TOPIC                           Spark's Kafka source (spark-sql-kafka-0-10), startingOffsets
+ *                                                  earliest, availableNow to noop: rows/s from start() to termination
  * </pre>
  */
 public final class SparkBench {
@@ -43,11 +45,12 @@ public final class SparkBench {
     public static void main(String[] args) throws Exception {
         long mainEntered = System.currentTimeMillis();
         String workload = args.length > 0 ? args[0] : "overhead";
-        if (!List.of("overhead", "throughput", "startup", "jsonread", "csvread", "jsonwrite", "plan100k")
+        if (!List.of("overhead", "throughput", "startup", "jsonread", "csvread", "jsonwrite", "plan100k", "kafka")
                 .contains(workload)) {
             System.err.println("usage: SparkBench overhead [rowsPerBatch=1000] [seconds=20]"
                     + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread DIR | csvread DIR"
-                    + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k DIR [maxFilesPerTrigger=1000]");
+                    + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k DIR [maxFilesPerTrigger=1000]"
+                    + " | kafka BOOTSTRAP TOPIC");
             System.exit(2);
         }
         long s0 = System.nanoTime();
@@ -63,6 +66,7 @@ public final class SparkBench {
             case "jsonread", "csvread" -> fileRead(spark, workload, args[1]);
             case "jsonwrite" -> jsonWrite(spark, longArg(args, 1, 1_000_000), longArg(args, 2, 20));
             case "plan100k" -> plan(spark, args[1], longArg(args, 2, 1_000));
+            case "kafka" -> kafka(spark, args[1], args[2]);
             default -> startup(spark, mainEntered, sessionSeconds);
         }
         // Spark leaves non-daemon threads behind; the result is printed, so leave at once.
@@ -194,6 +198,31 @@ public final class SparkBench {
             System.out.printf(Locale.ROOT, "spark plan100k max_files_per_trigger=%d batch0_latest_offset_ms=%d"
                             + " batch0_total_ms=%d batch0_rows=%d start_to_batch0_s=%.3f%n", maxFilesPerTrigger,
                     latest == null ? -1L : latest, p0.batchDuration(), p0.numInputRows(), firstS);
+        } finally {
+            deleteRecursively(chk);
+        }
+    }
+
+    /** The same query as sluice-bench's KafkaBench sluice: every record of TOPIC once, availableNow, to noop. */
+    static void kafka(SparkSession spark, String bootstrap, String topic) throws Exception {
+        Path chk = checkpointDir("kafka");
+        Collector c = new Collector();
+        spark.streams().addListener(c);
+        try {
+            long t0 = System.nanoTime();
+            StreamingQuery q = spark.readStream().format("kafka").option("kafka.bootstrap.servers", bootstrap)
+                    .option("subscribe", topic).option("startingOffsets", "earliest").load()
+                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+                    .trigger(Trigger.AvailableNow()).start();
+            q.awaitTermination();
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            c.awaitEnd();
+            List<Sample> samples = c.samples();
+            long rows = samples.stream().mapToLong(Sample::rows).sum();
+            long batchMs = samples.stream().mapToLong(Sample::durationMs).sum();
+            System.out.printf(Locale.ROOT, "spark kafka rows=%d batches=%d seconds=%.3f rows_per_s=%.0f batch_ms=%d"
+                            + " batch_rows_per_s=%.0f%n", rows, samples.size(), seconds, rows / seconds, batchMs,
+                    rows * 1000.0 / Math.max(1, batchMs));
         } finally {
             deleteRecursively(chk);
         }
