@@ -156,24 +156,10 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     }
 
     private Map<TopicPartition, Long> byTimestamp(Map<TopicPartition, Long> timestamps, boolean starting) {
-        Map<TopicPartition, Long> found = PartitionOffsets.newMap();
-        found.putAll(reader.forTimestamps(timestamps));
-        // A busy broker can answer "no match" for a record it has just acknowledged: ask again before concluding.
-        for (int attempt = 0; attempt < options.fetchOffsetNumRetries() && found.containsValue(-1L); attempt++) {
-            Map<TopicPartition, Long> again = PartitionOffsets.newMap();
-            found.forEach((tp, o) -> {
-                if (o < 0) {
-                    again.put(tp, timestamps.get(tp));
-                }
-            });
-            try {
-                Thread.sleep(Math.max(options.fetchOffsetRetryIntervalMs(), 100));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            found.putAll(reader.forTimestamps(again));
-        }
+        // No retry on -1: the broker answers from the log it holds below the high watermark (the last stable
+        // offset under read_committed), so -1 means no such record is readable now, e.g. because retention deleted
+        // it (a record's CreateTime, not its arrival, decides when time retention deletes it).
+        Map<TopicPartition, Long> found = reader.forTimestamps(timestamps);
         Map<TopicPartition, Long> out = PartitionOffsets.newMap();
         Set<TopicPartition> toLatest = new TreeSet<>(PartitionOffsets.ORDER);
         found.forEach((tp, o) -> {
