@@ -38,11 +38,9 @@ final class KafkaOffsetReader implements AutoCloseable {
 
     KafkaOffsetReader(KafkaSourceOptions options) {
         this.options = options;
-        Map<String, Object> params = new HashMap<>(options.clientParams());
-        // Consumer-only settings would make the Admin client log warnings about unknown configs.
-        String isolation = String.valueOf(params.getOrDefault(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"));
-        params.keySet().removeIf(k -> !org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(k));
-        this.admin = Admin.create(params);
+        String isolation = String.valueOf(options.clientParams()
+                .getOrDefault(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"));
+        this.admin = Admin.create(KafkaClientOptions.adminParams(options.clientParams()));
         this.listOptions = new ListOffsetsOptions(IsolationLevel.valueOf(isolation.toUpperCase(Locale.ROOT)));
     }
 
