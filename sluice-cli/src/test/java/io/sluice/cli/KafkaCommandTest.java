@@ -31,7 +31,10 @@ class KafkaCommandTest {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
              KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
                      bootstrap), new StringSerializer(), new StringSerializer())) {
-            admin.createTopics(List.of(new NewTopic(t, 2, (short) 1))).all().get();
+            // The timestamps are from 1970: with the default retention.ms (7 days) the broker's retention task (every
+            // second, from 30 s after it starts) would delete these records at once, so lookups would find nothing.
+            admin.createTopics(List.of(new NewTopic(t, 2, (short) 1).configs(Map.of("retention.ms", "-1"))))
+                    .all().get();
             p.send(new ProducerRecord<>(t, 0, 1000L, null, "a")).get();
             p.send(new ProducerRecord<>(t, 0, 2000L, null, "b")).get();
             p.send(new ProducerRecord<>(t, 1, 2500L, null, "c")).get();

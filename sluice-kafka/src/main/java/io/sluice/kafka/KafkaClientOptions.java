@@ -2,10 +2,12 @@ package io.sluice.kafka;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -27,17 +29,62 @@ final class KafkaClientOptions {
             + " and/or set the option 'kafka.session.timeout.ms' to be very small so that the Kafka"
             + " consumers from the previous query are marked dead by the Kafka group coordinator before the"
             + " restarted query starts running.";
+    /** The consumer settings the source owns, each with its explanation (Spark's where Spark has one). */
+    private static final Map<String, String> CONSUMER_REFUSED = refusals(
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "Kafka option 'auto.offset.reset' is not supported.\n"
+                    + "Instead set the source option 'startingoffsets' to 'earliest' or 'latest'\n"
+                    + "to specify where to start. Structured Streaming manages which offsets are consumed\n"
+                    + "internally, rather than relying on the kafkaConsumer to do it. This will ensure that no\n"
+                    + "data is missed when new topics/partitions are dynamically subscribed. Note that\n"
+                    + "'startingoffsets' only applies when a new Streaming query is started, and\n"
+                    + "that resuming will always pick up from where the query left off. See the docs for more\n"
+                    + "details.",
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, "Kafka option 'key.deserializer' is not supported as keys"
+                    + " are deserialized as byte arrays with ByteArrayDeserializer. Use DataFrame operations to"
+                    + " explicitly deserialize the keys.",
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, "Kafka option 'value.deserializer' is not supported as"
+                    + " values are deserialized as byte arrays with ByteArrayDeserializer. Use DataFrame operations"
+                    + " to explicitly deserialize the values.",
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "Kafka option 'enable.auto.commit' is not supported. The"
+                    + " source tracks offsets in the checkpoint; to let lag tools see them, set the source option"
+                    + " 'commitOffsetsToGroup'.",
+            ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, "Kafka option 'interceptor.classes' is not supported."
+                    + " Interceptors may change records, which would break replaying a batch with the same rows.");
     private static final Logger LOG = LoggerFactory.getLogger(KafkaClientOptions.class);
 
     private KafkaClientOptions() {
     }
 
-    /** The client settings: every {@code kafka.}-prefixed option, prefix removed, keys as given. */
+    /** Client key, explanation, client key, explanation...: in the order they are checked. */
+    static Map<String, String> refusals(String... keysAndMessages) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndMessages.length; i += 2) {
+            out.put(keysAndMessages[i], keysAndMessages[i + 1]);
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * The client settings: every {@code kafka.}-prefixed option with the prefix removed and the key lower-cased
+     * (options are case-insensitive and Kafka's own keys are lower case, so {@code kafka.Acks} means {@code acks}).
+     */
     static Map<String, Object> clientParams(Options options) {
         Map<String, Object> out = new LinkedHashMap<>();
         options.asMap().forEach((k, v) -> {
-            if (k.toLowerCase(Locale.ROOT).startsWith(PREFIX)) {
-                out.put(k.substring(PREFIX.length()), v);
+            String lower = k.toLowerCase(Locale.ROOT);
+            if (lower.startsWith(PREFIX)) {
+                out.put(lower.substring(PREFIX.length()), v);
+            }
+        });
+        return out;
+    }
+
+    /** Of the client settings, those an Admin client knows (the others would make it warn about unknown configs). */
+    static Map<String, Object> adminParams(Map<String, Object> clientParams) {
+        Map<String, Object> out = new HashMap<>();
+        clientParams.forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                out.put(k, v);
             }
         });
         return out;
@@ -45,41 +92,31 @@ final class KafkaClientOptions {
 
     /** Fails for a missing bootstrap and for the consumer settings the source manages itself (Spark's checks). */
     static void validateConsumerOptions(Options options) {
-        if (options.contains("kafka." + ConsumerConfig.AUTO_OFFSET_RESET_CONFIG)) {
-            throw refused(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, options,
-                    "Kafka option 'auto.offset.reset' is not supported.\n"
-                    + "Instead set the source option 'startingoffsets' to 'earliest' or 'latest'\n"
-                    + "to specify where to start. Structured Streaming manages which offsets are consumed\n"
-                    + "internally, rather than relying on the kafkaConsumer to do it. This will ensure that no\n"
-                    + "data is missed when new topics/partitions are dynamically subscribed. Note that\n"
-                    + "'startingoffsets' only applies when a new Streaming query is started, and\n"
-                    + "that resuming will always pick up from where the query left off. See the docs for more\n"
-                    + "details.");
-        }
-        if (options.contains("kafka." + ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG)) {
-            throw refused(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, options,
-                    "Kafka option 'key.deserializer' is not supported as keys are deserialized as byte arrays"
-                    + " with ByteArrayDeserializer. Use DataFrame operations to explicitly deserialize the keys.");
-        }
-        if (options.contains("kafka." + ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG)) {
-            throw refused(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, options,
-                    "Kafka option 'value.deserializer' is not supported as values are deserialized as byte"
-                    + " arrays with ByteArrayDeserializer. Use DataFrame operations to explicitly deserialize"
-                    + " the values.");
-        }
-        if (options.contains("kafka." + ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG)) {
-            throw refused(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, options,
-                    "Kafka option 'enable.auto.commit' is not supported. The source tracks offsets in the"
-                    + " checkpoint; to let lag tools see them, set the source option 'commitOffsetsToGroup'.");
-        }
-        if (options.contains("kafka." + ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG)) {
-            throw refused(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, options,
-                    "Kafka option 'interceptor.classes' is not supported. Interceptors may change records,"
-                    + " which would break replaying a batch with the same rows.");
-        }
-        if (!options.contains(BOOTSTRAP)) {
-            throw new InvalidOptionException(BOOTSTRAP, null,
-                    "Option 'kafka.bootstrap.servers' must be specified for configuring Kafka consumer", true);
+        refuse(options, CONSUMER_REFUSED);
+        requireBootstrap(options, "consumer");
+    }
+
+    /**
+     * Fails for the first client setting of {@code refused} (client key, without the prefix, to the explanation)
+     * that the options hold. The exception names the lower-case option; a secret value is masked.
+     */
+    static void refuse(Options options, Map<String, String> refused) {
+        refused.forEach((clientKey, message) -> {
+            String key = PREFIX + clientKey;
+            if (options.contains(key)) {
+                String value = options.get(key).orElse(null);
+                throw new InvalidOptionException(key, Options.isSecretKey(key) ? Options.SECRET_MASK : value, message,
+                        true);
+            }
+        });
+    }
+
+    /** Fails with Spark's message when {@code kafka.bootstrap.servers} is missing or blank. */
+    static void requireBootstrap(Options options, String client) {
+        String servers = options.get(BOOTSTRAP).orElse(null);
+        if (servers == null || servers.isBlank()) {
+            throw new InvalidOptionException(BOOTSTRAP, servers,
+                    "Option '" + BOOTSTRAP + "' must be specified for configuring Kafka " + client, true);
         }
     }
 
@@ -98,11 +135,5 @@ final class KafkaClientOptions {
         Map<String, String> out = new TreeMap<>();
         params.forEach((k, v) -> out.put(k, Options.isSecretKey(k) ? Options.SECRET_MASK : String.valueOf(v)));
         return out;
-    }
-
-    private static InvalidOptionException refused(String clientKey, Options options, String message) {
-        String key = "kafka." + clientKey;
-        String value = options.get(key).orElse(null);
-        return new InvalidOptionException(key, Options.isSecretKey(key) ? Options.SECRET_MASK : value, message, true);
     }
 }

@@ -44,6 +44,8 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaMicroBatchStream.class);
     private static final String INITIAL_OFFSETS_FILE = "0";
     private static final long RETENTION_CONFIG_REFRESH_MS = 5 * 60_000L;
+    /** Log sizes for minRetentionBytesLeft are asked for at most this often (one describeLogDirs on the leaders). */
+    static final long LOG_SIZE_REFRESH_MS = 60_000L;
     private final KafkaSourceOptions options;
     private final StartSpec startSpec;
     private final StartSpec endSpec;
@@ -60,8 +62,10 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     private Map<TopicPartition, Long> availableNowTarget;
     private boolean availableNow;
     private long lastTriggerMillis;
-    private Map<String, Long> retentionMs = Map.of();
+    private Map<String, Retention> retention = Map.of();
     private long retentionFetchedAt = Long.MIN_VALUE;
+    private Map<TopicPartition, LogSize> logSizes = Map.of();
+    private long logSizesFetchedAt = Long.MIN_VALUE;
     private PartitionOffsets initial;
 
     KafkaMicroBatchStream(KafkaSourceOptions options, StartSpec startSpec, StartSpec endSpec, StreamContext ctx) {
@@ -156,24 +160,10 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     }
 
     private Map<TopicPartition, Long> byTimestamp(Map<TopicPartition, Long> timestamps, boolean starting) {
-        Map<TopicPartition, Long> found = PartitionOffsets.newMap();
-        found.putAll(reader.forTimestamps(timestamps));
-        // A busy broker can answer "no match" for a record it has just acknowledged: ask again before concluding.
-        for (int attempt = 0; attempt < options.fetchOffsetNumRetries() && found.containsValue(-1L); attempt++) {
-            Map<TopicPartition, Long> again = PartitionOffsets.newMap();
-            found.forEach((tp, o) -> {
-                if (o < 0) {
-                    again.put(tp, timestamps.get(tp));
-                }
-            });
-            try {
-                Thread.sleep(Math.max(options.fetchOffsetRetryIntervalMs(), 100));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-            found.putAll(reader.forTimestamps(again));
-        }
+        // No retry on -1: the broker answers from the log it holds below the high watermark (the last stable
+        // offset under read_committed), so -1 means no such record is readable now, e.g. because retention deleted
+        // it (a record's CreateTime, not its arrival, decides when time retention deletes it).
+        Map<TopicPartition, Long> found = reader.forTimestamps(timestamps);
         Map<TopicPartition, Long> out = PartitionOffsets.newMap();
         Set<TopicPartition> toLatest = new TreeSet<>(PartitionOffsets.ORDER);
         found.forEach((tp, o) -> {
@@ -405,6 +395,7 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         m.put("maxOffsetsBehindLatest", Long.toString(max));
         m.put("avgOffsetsBehindLatest", Double.toString((double) sum / n));
         retentionMetric(consumed).ifPresent(v -> m.put("minRetentionMsLeft", Long.toString(v)));
+        retentionBytesMetric(consumed).ifPresent(v -> m.put("minRetentionBytesLeft", Long.toString(v)));
         if (dataLoss.count() > 0) {
             m.put("dataLoss", Long.toString(dataLoss.count()));
         }
@@ -429,43 +420,114 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
             if (c == null || e.getValue() <= c || seen == null || seen[0] != c) {
                 continue;
             }
-            Long retention = retentionMs(tp.topic());
-            if (retention == null || retention < 0) {
+            Retention r = retention(tp.topic());
+            if (r == null || r.ms() < 0) {
                 continue;
             }
-            long left = retention - (clock.millis() - seen[1]);
+            long left = r.ms() - (clock.millis() - seen[1]);
             best = best == null ? left : Math.min(best, left);
         }
         return Optional.ofNullable(best);
     }
 
-    private Long retentionMs(String topic) {
+    /**
+     * How many more bytes the partition can take before size retention may delete its oldest unread record, over
+     * partitions with a backlog whose topic sets retention.bytes: retention.bytes minus the bytes the partition holds
+     * from that record on. Those bytes are estimated from the leader's log size in proportion to offsets (records of
+     * one partition are taken as equally large), from sizes at most {@link #LOG_SIZE_REFRESH_MS} old. Retention
+     * deletes whole segments, so the real deletion comes later than this says, never earlier (for equal records).
+     * Negative means the record may be deleted at the next retention check.
+     */
+    private Optional<Long> retentionBytesMetric(Map<TopicPartition, Long> consumed) {
+        List<TopicPartition> backlog = new ArrayList<>();
+        for (var e : latestSeen.entrySet()) {
+            Long c = consumed.get(e.getKey());
+            Retention r = c == null || e.getValue() <= c ? null : retention(e.getKey().topic());
+            if (r != null && r.bytes() >= 0) {
+                backlog.add(e.getKey());
+            }
+        }
+        if (backlog.isEmpty()) {
+            return Optional.empty();
+        }
         long now = clock.millis();
-        if (!retentionMs.containsKey(topic) || now - retentionFetchedAt >= RETENTION_CONFIG_REFRESH_MS) {
+        if (!logSizes.keySet().containsAll(backlog) || now - logSizesFetchedAt >= LOG_SIZE_REFRESH_MS) {
+            try {
+                Map<TopicPartition, Long> sizes = reader.sizes(backlog);
+                Map<TopicPartition, Long> start = reader.earliest(sizes.keySet());
+                Map<TopicPartition, Long> end = reader.latest(sizes.keySet());
+                Map<TopicPartition, LogSize> fetched = new HashMap<>();
+                sizes.forEach((tp, size) -> {
+                    if (start.containsKey(tp) && end.containsKey(tp)) {
+                        fetched.put(tp, new LogSize(size, start.get(tp), end.get(tp)));
+                    }
+                });
+                logSizes = fetched;
+                logSizesFetchedAt = now;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            } catch (Exception e) {
+                LOG.debug("Could not read log sizes", e);
+                return Optional.empty();
+            }
+        }
+        Long best = null;
+        for (TopicPartition tp : backlog) {
+            LogSize size = logSizes.get(tp);
+            if (size == null) {
+                continue;
+            }
+            long left = retention(tp.topic()).bytes() - size.bytesFrom(consumed.get(tp));
+            best = best == null ? left : Math.min(best, left);
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** A partition's log size on its leader and the offsets it spanned when the size was read. */
+    private record LogSize(long bytes, long start, long end) {
+        /** The bytes from {@code offset} to the end, in proportion to offsets. */
+        long bytesFrom(long offset) {
+            if (end <= start) {
+                return 0;
+            }
+            long from = Math.max(start, Math.min(end, offset));
+            return (long) Math.ceil((double) bytes * (end - from) / (end - start));
+        }
+    }
+
+    /** A topic's retention.ms and retention.bytes (-1: unlimited). */
+    private record Retention(long ms, long bytes) {
+    }
+
+    private Retention retention(String topic) {
+        long now = clock.millis();
+        if (!retention.containsKey(topic) || now - retentionFetchedAt >= RETENTION_CONFIG_REFRESH_MS) {
             Set<String> topics = new TreeSet<>();
             latestSeen.keySet().forEach(tp -> topics.add(tp.topic()));
-            Map<String, Long> fetched = new HashMap<>();
+            Map<String, Retention> fetched = new HashMap<>();
             try {
                 List<ConfigResource> res = topics.stream()
                         .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
                 Map<ConfigResource, Config> configs = reader.admin().describeConfigs(res).all().get();
-                configs.forEach((r, cfg) -> {
-                    ConfigEntry entry = cfg.get(TopicConfig.RETENTION_MS_CONFIG);
-                    if (entry != null && entry.value() != null) {
-                        fetched.put(r.name(), Long.parseLong(entry.value()));
-                    }
-                });
+                configs.forEach((r, cfg) -> fetched.put(r.name(), new Retention(
+                        longConfig(cfg, TopicConfig.RETENTION_MS_CONFIG), longConfig(cfg, TopicConfig.RETENTION_BYTES_CONFIG))));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return null;
             } catch (Exception e) {
-                LOG.debug("Could not read retention.ms", e);
+                LOG.debug("Could not read the retention settings", e);
                 return null;
             }
-            retentionMs = fetched;
+            retention = fetched;
             retentionFetchedAt = now;
         }
-        return retentionMs.get(topic);
+        return retention.get(topic);
+    }
+
+    private static long longConfig(Config cfg, String key) {
+        ConfigEntry entry = cfg.get(key);
+        return entry == null || entry.value() == null ? -1 : Long.parseLong(entry.value());
     }
 
     private Offset toOffsets(Offset o) {

@@ -4,7 +4,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.IsolationLevel;
@@ -36,11 +38,9 @@ final class KafkaOffsetReader implements AutoCloseable {
 
     KafkaOffsetReader(KafkaSourceOptions options) {
         this.options = options;
-        Map<String, Object> params = new HashMap<>(options.clientParams());
-        // Consumer-only settings would make the Admin client log warnings about unknown configs.
-        String isolation = String.valueOf(params.getOrDefault(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"));
-        params.keySet().removeIf(k -> !org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(k));
-        this.admin = Admin.create(params);
+        String isolation = String.valueOf(options.clientParams()
+                .getOrDefault(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"));
+        this.admin = Admin.create(KafkaClientOptions.adminParams(options.clientParams()));
         this.listOptions = new ListOffsetsOptions(IsolationLevel.valueOf(isolation.toUpperCase(Locale.ROOT)));
     }
 
@@ -106,6 +106,39 @@ final class KafkaOffsetReader implements AutoCloseable {
             res.forEach((tp, info) -> out.put(tp, info.offset()));
             return out;
         });
+    }
+
+    /**
+     * The size in bytes of each partition's log on its leader (Admin describeLogDirs); partitions without a known
+     * leader or size are left out. One describeTopics and one describeLogDirs call on the leaders, no retries: the
+     * sizes only feed a metric.
+     */
+    Map<TopicPartition, Long> sizes(Collection<TopicPartition> tps) throws Exception {
+        Set<String> topics = new TreeSet<>();
+        tps.forEach(tp -> topics.add(tp.topic()));
+        Map<TopicPartition, Integer> leaders = new HashMap<>();
+        for (TopicDescription td : admin.describeTopics(topics).allTopicNames().get().values()) {
+            for (TopicPartitionInfo pi : td.partitions()) {
+                TopicPartition tp = new TopicPartition(td.name(), pi.partition());
+                if (tps.contains(tp) && pi.leader() != null && !pi.leader().isEmpty()) {
+                    leaders.put(tp, pi.leader().id());
+                }
+            }
+        }
+        Map<TopicPartition, Long> out = PartitionOffsets.newMap();
+        if (leaders.isEmpty()) {
+            return out;
+        }
+        Map<Integer, Map<String, LogDirDescription>> dirs =
+                admin.describeLogDirs(new HashSet<>(leaders.values())).allDescriptions().get();
+        leaders.forEach((tp, broker) -> dirs.getOrDefault(broker, Map.of()).values().forEach(dir -> {
+            ReplicaInfo info = dir.replicaInfos().get(tp);
+            // A future replica is a copy being moved to another log dir: the current one is what retention sees.
+            if (info != null && !info.isFuture()) {
+                out.put(tp, info.size());
+            }
+        }));
+        return out;
     }
 
     interface Call<T> {

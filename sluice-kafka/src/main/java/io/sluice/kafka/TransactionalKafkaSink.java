@@ -5,7 +5,6 @@ import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -64,13 +63,7 @@ final class TransactionalKafkaSink implements Sink {
         Map<String, Object> params = new HashMap<>(options.producerParams());
         params.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(markerGroup));
         this.producerParams = Map.copyOf(params);
-        Map<String, Object> admin = new HashMap<>();
-        options.producerParams().forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
-                admin.put(k, v);
-            }
-        });
-        this.adminParams = Map.copyOf(admin);
+        this.adminParams = Map.copyOf(KafkaClientOptions.adminParams(options.producerParams()));
     }
 
     /** {@code sluice-<queryId>}: the default transactionalIdPrefix. */

@@ -43,11 +43,11 @@ import static org.awaitility.Awaitility.await;
  * offset log, in the middle of the sink's sends with a transaction open, after the transaction committed but
  * before commits/N, after commits/N), by halting itself there or by a SIGKILL from this test. After every death a
  * {@code read_committed} reader of the topic sees every row of every batch it sees exactly once. Trials:
- * {@code -Dsluice.kafkaCrashTrials} (default 20).
+ * {@code -Dsluice.kafkaCrashTrials} (default 10, to keep the module's suite short).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class KafkaSinkCrashTest {
-    private static final int TRIALS = Integer.getInteger("sluice.kafkaCrashTrials", 20);
+    private static final int TRIALS = Integer.getInteger("sluice.kafkaCrashTrials", 10);
     private static final CrashPoint[] POINTS = {CrashPoint.BEFORE_OFFSET_LOG, CrashPoint.AFTER_OFFSET_LOG,
         CrashPoint.DURING_SINK_WRITE, CrashPoint.BEFORE_COMMIT_LOG, CrashPoint.AFTER_COMMIT_LOG, null};
 

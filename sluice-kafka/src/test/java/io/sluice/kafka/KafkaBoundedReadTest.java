@@ -11,7 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class KafkaBoundedReadTest extends KafkaTestBase {
 
     private String timedTopic() throws Exception {
-        String t = createTopic("window", 2);
+        // The timestamps are from 1970: with the default retention.ms (7 days) the broker's retention task (every
+        // second, from 30 s after it starts) would delete these records at once, so lookups would find nothing.
+        String t = createTopic("window", 2, java.util.Map.of("retention.ms", "-1"));
         long[][] ts = {{1000, 2000, 3000, 4000}, {1500, 2500, 3500}};
         for (int p = 0; p < ts.length; p++) {
             for (int i = 0; i < ts[p].length; i++) {

@@ -3,12 +3,16 @@ package io.sluice.kafka;
 import io.sluice.core.SourceProgress;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.Trigger;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,7 +35,8 @@ class KafkaProgressTest extends KafkaTestBase {
         assertThat(first.latestOffset()).isEqualTo("{\"" + t + "\":{\"0\":8,\"1\":2}}");
         assertThat(first.numInputRows()).isEqualTo(5);
         assertThat(first.metrics()).containsEntry("minOffsetsBehindLatest", "1")
-                .containsEntry("maxOffsetsBehindLatest", "4").containsEntry("avgOffsetsBehindLatest", "2.5");
+                .containsEntry("maxOffsetsBehindLatest", "4").containsEntry("avgOffsetsBehindLatest", "2.5")
+                .doesNotContainKey("minRetentionBytesLeft");
         SourceProgress last = q.lastProgress().sources().get(0);
         assertThat(last.metrics()).containsEntry("minOffsetsBehindLatest", "0")
                 .containsEntry("maxOffsetsBehindLatest", "0").containsEntry("avgOffsetsBehindLatest", "0.0");
@@ -73,5 +78,32 @@ class KafkaProgressTest extends KafkaTestBase {
         long left = Long.parseLong(m.get("minRetentionMsLeft"));
         assertThat(left).isBetween(3_000_000L - 120_000L, 3_000_000L);
         assertThat(q.lastProgress().sources().get(0).metrics()).doesNotContainKey("minRetentionMsLeft");
+    }
+
+    @Test
+    void retentionBytesMetricSaysHowManyBytesThePartitionCanTakeBeforeTheOldestUnreadRecordMayGo() throws Exception {
+        String t = createTopic("retention-bytes", 1);
+        for (int i = 0; i < 10; i++) {
+            // One record per batch, all of one size: the log's size is ten times one record's.
+            producer.send(new ProducerRecord<>(t, 0, null, "v" + i)).get();
+        }
+        TopicPartition tp = new TopicPartition(t, 0);
+        long size = admin.describeLogDirs(List.of(1)).allDescriptions().get().get(1).values().stream()
+                .map(d -> d.replicaInfos().get(tp)).filter(java.util.Objects::nonNull).findFirst().orElseThrow().size();
+        assertThat(size % 10).isZero();
+        long record = size / 10;
+        // The limit is what the log holds now: a single segment, so nothing is deleted (only rolled segments are).
+        admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, t), List.of(
+                new AlterConfigOp(new ConfigEntry("retention.bytes", Long.toString(size)), AlterConfigOp.OpType.SET))))
+                .all().get();
+        StreamingQuery q = toMemory(kafka().option("subscribe", t).option("startingOffsets", "earliest")
+                .option("maxOffsetsPerTrigger", "4").load(), tmp.resolve("chk"), Trigger.availableNow());
+        q.awaitTermination();
+        // After batch 0 six records (offsets 4 to 9) are unread: the partition can take the other four's bytes.
+        assertThat(q.recentProgress().get(0).sources().get(0).metrics())
+                .containsEntry("minRetentionBytesLeft", Long.toString(4 * record));
+        assertThat(q.recentProgress().get(1).sources().get(0).metrics())
+                .containsEntry("minRetentionBytesLeft", Long.toString(8 * record));
+        assertThat(q.lastProgress().sources().get(0).metrics()).doesNotContainKey("minRetentionBytesLeft");
     }
 }

@@ -55,8 +55,11 @@ class KafkaSinkTest {
 
     @Test
     void writesKeyValueHeadersPartitionTimestampAndTheTopicOfEachRow() throws Exception {
-        String a = KafkaTestTopics.create("sink-cols-a", 3);
-        String b = KafkaTestTopics.create("sink-cols-b", 1);
+        // The rows' timestamps are from 1970: with the default retention.ms (7 days) the broker would delete the
+        // records at its first retention check (every second, from 30 s after it starts).
+        Map<String, String> keep = Map.of("retention.ms", "-1");
+        String a = KafkaTestTopics.create("sink-cols-a", 3, keep);
+        String b = KafkaTestTopics.create("sink-cols-b", 1, keep);
         MemoryStream input = MemoryStream.create(StructType.fromDDL(
                 "topic string, key string, value binary, partition int, headers " + HEADERS + ", timestamp timestamp"));
         StreamingQuery q = kafka(sluice.readStream().format("memory").option("name", input.name()).load()

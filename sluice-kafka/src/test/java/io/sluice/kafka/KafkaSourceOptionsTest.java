@@ -146,8 +146,9 @@ class KafkaSourceOptionsTest {
         Map<String, String> m = with("kafka.security.protocol", "SASL_SSL");
         m.put("kafka.sasl.jaas.config", "secret-stuff");
         m.put("kafka.ssl.key.password", "pw");
+        m.put("KAFKA.Max.Poll.Records", "7");
         Map<String, Object> params = KafkaClientOptions.clientParams(Options.of(m));
-        assertThat(params).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.jaas.config", "secret-stuff")
+        assertThat(params).containsEntry("security.protocol", "SASL_SSL").containsEntry("max.poll.records", "7").containsEntry("sasl.jaas.config", "secret-stuff")
                 .containsEntry("bootstrap.servers", "localhost:1").doesNotContainKey("subscribe");
         assertThat(KafkaClientOptions.redacted(params).toString()).doesNotContain("secret-stuff").doesNotContain("=pw")
                 .contains("sasl.jaas.config=*****");

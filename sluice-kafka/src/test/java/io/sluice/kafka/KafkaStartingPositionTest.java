@@ -15,7 +15,9 @@ class KafkaStartingPositionTest extends KafkaTestBase {
 
     /** Records with timestamps 1000, 2000, 3000 on partition 0 and 1500, 2500 on partition 1. */
     private String timedTopic() throws Exception {
-        String t = createTopic("timed", 2);
+        // The timestamps are from 1970: with the default retention.ms (7 days) the broker's retention task (every
+        // second, from 30 s after it starts) would delete these records at once, so lookups would find nothing.
+        String t = createTopic("timed", 2, java.util.Map.of("retention.ms", "-1"));
         producer.send(new ProducerRecord<>(t, 0, 1000L, null, "a")).get();
         producer.send(new ProducerRecord<>(t, 0, 2000L, null, "b")).get();
         producer.send(new ProducerRecord<>(t, 0, 3000L, null, "c")).get();

@@ -33,9 +33,14 @@ final class KafkaTestTopics {
 
     /** A new topic with a unique name starting with {@code prefix}. */
     static String create(String prefix, int partitions) throws Exception {
+        return create(prefix, partitions, Map.of());
+    }
+
+    /** A new topic with a unique name starting with {@code prefix} and the given topic configs. */
+    static String create(String prefix, int partitions, Map<String, String> configs) throws Exception {
         String name = prefix + "-" + COUNTER.incrementAndGet() + "-" + UUID.randomUUID().toString().substring(0, 8);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1).configs(configs))).all().get();
         }
         return name;
     }
