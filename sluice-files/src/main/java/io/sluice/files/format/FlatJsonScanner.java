@@ -30,6 +30,8 @@ final class FlatJsonScanner {
     private static final int K_OTHER = 7;
     /** Longer strings or field names go to Jackson, which enforces its own length limits. */
     private static final int MAX_TOKEN = 1 << 20;
+    /** Jackson refuses names over 50,000 characters: long names go to it, so that it does. */
+    private static final int MAX_NAME = 1000;
     private static final int MAX_NUMBER = 18;
 
     private final byte[][] names;
@@ -114,7 +116,7 @@ final class FlatJsonScanner {
                 }
                 q++;
             }
-            if (q >= end || q - ns > MAX_TOKEN) {
+            if (q >= end || q - ns > MAX_NAME) {
                 return null;
             }
             int slot = expect < n && same(names[expect], b, ns, q) ? expect : find(b, ns, q);
