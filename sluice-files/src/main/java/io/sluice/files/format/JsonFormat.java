@@ -25,8 +25,17 @@ final class JsonFormat implements FileFormatReader {
     private final int corruptIndex;
     private final int width;
     private final JsonValues.StructReader root;
+    private final StructType dataFields;
+    private final int[] dataPositions;
+    private final boolean fastPath;
 
     JsonFormat(JsonSettings settings, StructType schema) {
+        this(settings, schema, true);
+    }
+
+    /** @param fastPath whether JSON lines in UTF-8 try {@link FlatJsonScanner} before Jackson (tests compare both) */
+    JsonFormat(JsonSettings settings, StructType schema, boolean fastPath) {
+        this.fastPath = fastPath;
         this.settings = settings;
         this.corruptIndex = OptionValues.corruptIndex(schema, settings.corruptColumn);
         this.width = schema.size();
@@ -38,8 +47,9 @@ final class JsonFormat implements FileFormatReader {
                 fields.add(schema.field(i));
             }
         }
-        this.root = new JsonValues.StructReader(new StructType(fields),
-                java.util.Arrays.copyOf(positions, fields.size()), width);
+        this.dataFields = new StructType(fields);
+        this.dataPositions = java.util.Arrays.copyOf(positions, fields.size());
+        this.root = new JsonValues.StructReader(dataFields, dataPositions, width);
     }
 
     @Override
@@ -139,6 +149,7 @@ final class JsonFormat implements FileFormatReader {
         private final Charset charset;
         private final boolean utf8;
         private final boolean customSep = settings.lineSep != null;
+        private final FlatJsonScanner fast;
 
         LinesIterator(Path file) throws IOException {
             this.charset = settings.charset == null ? StandardCharsets.UTF_8 : settings.charset;
@@ -146,6 +157,7 @@ final class JsonFormat implements FileFormatReader {
             this.lines = new ByteLineReader(FileInput.open(file), settings.lineSep, utf8);
             this.out = new RecordOutput(settings.mode, corruptIndex, width, file);
             this.parser = new RecordParser(out);
+            this.fast = fastPath && utf8 ? new FlatJsonScanner(dataFields, dataPositions, width, settings.temporal) : null;
         }
 
         @Override
@@ -165,6 +177,13 @@ final class JsonFormat implements FileFormatReader {
             int len = lines.end() - s;
             if (len == 0) {
                 return;
+            }
+            if (fast != null) {
+                Object[] v = fast.scan(b, s, s + len);
+                if (v != null) {
+                    out.good(v);
+                    return;
+                }
             }
             JsonParser p;
             String text = null;

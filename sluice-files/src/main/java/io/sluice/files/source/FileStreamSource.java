@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +47,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     /** Spark's spark.sql.files.maxPartitionBytes and openCostInBytes: how files are packed into partitions. */
     static final long MAX_PARTITION_BYTES = 128L << 20;
     static final long OPEN_COST_BYTES = 4L << 20;
+    /** The least data worth a partition of its own when there are more partitions than 128 MB ones need. */
+    static final long MIN_SPLIT_BYTES = 8L << 20;
 
     private final String format;
     private final Options options;
@@ -442,12 +443,14 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 fileChanged(f, s);
             }
         }
-        // Sorted after filtering: a trigger that finds nothing new sorts nothing.
-        Comparator<Listed> byTime = Comparator.comparingLong(Listed::timestamp);
-        if (opts.latestFirst()) {
-            byTime = byTime.reversed();
-        }
-        out.sort(byTime.thenComparing(Listed::uri));
+        // Sorted after filtering: a trigger that finds nothing new sorts nothing. One plain comparator rather than
+        // a chain of composed ones: the first trigger sorts up to every listed file in a cold JVM, where each
+        // level of indirection is paid per comparison.
+        boolean newestFirst = opts.latestFirst();
+        out.sort((a, b) -> {
+            int c = newestFirst ? Long.compare(b.timestamp(), a.timestamp()) : Long.compare(a.timestamp(), b.timestamp());
+            return c != 0 ? c : a.uri().compareTo(b.uri());
+        });
         if (opts.fileNameOnly()) {
             Set<PathHash> names = new HashSet<>();
             out.removeIf(f -> !names.add(key(f)));
@@ -573,26 +576,41 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         return pack(slices, total);
     }
 
-    /** Packs whole files, in log order, into partitions of about max(4 MB, min(128 MB, total / cores)). */
-    private static List<InputPartition> pack(List<FilePartition.Slice> slices, long totalBytes) {
+    /**
+     * Packs whole files, in log order, into partitions of about equal cost (bytes plus 4 MB per file, as Spark
+     * counts): as many as 128 MB partitions need, rounded up to a multiple of the cores, and up to 4 per core
+     * while each still has 8 MB of data (so that a reader thread that finishes early takes another small one
+     * instead of idling while the other reads a big one); never more than the files.
+     */
+    static List<InputPartition> pack(List<FilePartition.Slice> slices, long totalBytes) {
+        return pack(slices, totalBytes, Runtime.getRuntime().availableProcessors());
+    }
+
+    static List<InputPartition> pack(List<FilePartition.Slice> slices, long totalBytes, int cores) {
         if (slices.isEmpty()) {
             return List.of();
         }
-        int cores = Runtime.getRuntime().availableProcessors();
+        cores = Math.max(1, cores);
         long totalCost = totalBytes + slices.size() * OPEN_COST_BYTES;
-        long target = Math.min(MAX_PARTITION_BYTES, Math.max(OPEN_COST_BYTES, totalCost / Math.max(1, cores)));
-        List<InputPartition> out = new ArrayList<>();
+        long k = (totalCost + MAX_PARTITION_BYTES - 1) / MAX_PARTITION_BYTES;
+        k = Math.max(k, Math.min(4L * cores, Math.max(cores, totalBytes / MIN_SPLIT_BYTES)));
+        k = (k + cores - 1) / cores * cores;
+        k = Math.max(1, Math.min(k, slices.size()));
+        List<InputPartition> out = new ArrayList<>((int) k);
         List<FilePartition.Slice> current = new ArrayList<>();
-        long cost = 0;
+        long before = 0;
+        long index = 0;
         for (FilePartition.Slice s : slices) {
             long c = s.size() + OPEN_COST_BYTES;
-            if (!current.isEmpty() && cost + c > target) {
+            // A file goes to the partition its cost's midpoint falls in: cuts at every totalCost / k.
+            long at = Math.min(k - 1, (long) ((before + c / 2.0) * k / totalCost));
+            if (at != index && !current.isEmpty()) {
                 out.add(new FilePartition(List.copyOf(current)));
                 current.clear();
-                cost = 0;
             }
+            index = at;
             current.add(s);
-            cost += c;
+            before += c;
         }
         out.add(new FilePartition(List.copyOf(current)));
         return out;

@@ -15,7 +15,8 @@ import java.util.Map;
 /**
  * Single-thread parse throughput, not a test: generates N event lines (schema {@code event_id string, user_id
  * string, amount_cents long, event_time timestamp}) as JSON lines and as CSV in a temp folder, then reads each file
- * several times and prints rows/s of the best round. Usage: {@code ParseThroughputMain [rows] [rounds]}
+ * several times and prints rows/s of the best round (json also without its fast path: json-jackson-only).
+ * Usage: {@code ParseThroughputMain [rows] [rounds]}
  * (defaults 1,000,000 and 5).
  */
 public final class ParseThroughputMain {
@@ -33,8 +34,10 @@ public final class ParseThroughputMain {
             generate(json, csv, rows);
             System.out.printf("%,d rows; json %,d bytes, csv %,d bytes; %d rounds each, best round shown%n",
                     rows, Files.size(json), Files.size(csv), rounds);
-            measure("json", Options.of(Map.of("timeZone", "UTC")), schema, json, rows, rounds);
-            measure("csv", Options.of(Map.of("timeZone", "UTC")), schema, csv, rows, rounds);
+            Options utc = Options.of(Map.of("timeZone", "UTC"));
+            measure("json", FileFormats.reader("json", utc, schema), json, rows, rounds);
+            measure("json-jackson-only", new JsonFormat(JsonSettings.of(utc), schema, false), json, rows, rounds);
+            measure("csv", FileFormats.reader("csv", utc, schema), csv, rows, rounds);
         } finally {
             try (var s = Files.list(dir)) {
                 for (Path p : (Iterable<Path>) s::iterator) {
@@ -64,9 +67,8 @@ public final class ParseThroughputMain {
         }
     }
 
-    private static void measure(String format, Options options, StructType schema, Path file, int rows, int rounds)
+    private static void measure(String format, FileFormatReader reader, Path file, int rows, int rounds)
             throws IOException {
-        FileFormatReader reader = FileFormats.reader(format, options, schema);
         double best = 0;
         long checksum = 0;
         for (int r = 0; r < rounds; r++) {
