@@ -14,8 +14,10 @@ import java.util.OptionalLong;
  * How much of an availableNow backlog is drained, followed over a query's progress reports. Per source, the first
  * measure it has decides:
  * <ol>
- *   <li>{@code numFilesOutstanding} in the source's metrics (files left): drained = 1 - left / the most seen left;</li>
- *   <li>{@code numBytesOutstanding} likewise (bytes left);</li>
+ *   <li>{@code numFilesOutstanding} in the source's metrics (files left): drained = taken / (taken + left) when the
+ *       source also reports {@code numFilesTaken} (files this run has put into batches, as Sluice's file source
+ *       does), else 1 - left / the most seen left;</li>
+ *   <li>{@code numBytesOutstanding} (with {@code numBytesTaken}) likewise, in bytes;</li>
  *   <li>offsets behind latest, from the source's {@code endOffset} and {@code latestOffset} when both are a whole
  *       number or a Kafka-shaped {@code {"topic":{"partition":offset}}}: drained = rows read so far / (rows read so
  *       far + offsets behind).</li>
@@ -63,11 +65,17 @@ final class Backlog {
     }
 
     private Drain measure(int i, SourceProgress s) {
-        for (String[] metric : new String[][]{{"numFilesOutstanding", "files"}, {"numBytesOutstanding", "bytes"}}) {
+        for (String[] metric : new String[][]{
+                {"numFilesOutstanding", "numFilesTaken", "files"}, {"numBytesOutstanding", "numBytesTaken", "bytes"}}) {
             OptionalLong left = wholeNumber(s.metrics().get(metric[0]));
             if (left.isPresent()) {
+                OptionalLong taken = wholeNumber(s.metrics().get(metric[1]));
+                if (taken.isPresent()) {
+                    // Taken so far by this run plus what is left: right from the first batch on.
+                    return new Drain(taken.getAsLong(), taken.getAsLong() + left.getAsLong(), metric[2]);
+                }
                 long max = peak.merge(i, left.getAsLong(), Math::max);
-                return new Drain(max - left.getAsLong(), max, metric[1]);
+                return new Drain(max - left.getAsLong(), max, metric[2]);
             }
         }
         OptionalLong behind = behind(s.endOffset(), s.latestOffset());

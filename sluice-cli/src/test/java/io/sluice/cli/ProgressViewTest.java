@@ -89,6 +89,26 @@ class ProgressViewTest {
     }
 
     @Test
+    void fileBacklogCountsWhatTheRunTookSoTheFirstBatchAlreadyShows() {
+        Backlog b = new Backlog();
+        // 10 files found, 2 taken by batch 0: 20% drained after the first batch, not 0%.
+        Backlog.Drain first = b.update(progress(0, 20, 1, 1, 1, taken(20, 2, 8)));
+        assertThat(first).isEqualTo(new Backlog.Drain(2, 10, "files"));
+        assertThat(ProgressView.plainLine(progress(0, 20, 1, 1, 1), first)).endsWith(
+                ", backlog 20% drained (8 files left)");
+        // New files arrived meanwhile: 4 taken, 9 left.
+        assertThat(b.update(progress(1, 20, 1, 1, 1, taken(20, 4, 9)))).isEqualTo(new Backlog.Drain(4, 13, "files"));
+        assertThat(b.update(progress(2, 20, 1, 1, 1, taken(20, 13, 0))).fraction()).isEqualTo(1.0);
+    }
+
+    private static SourceProgress taken(long rows, long filesTaken, long filesLeft) {
+        return new SourceProgress("FileStreamSource[/in]", null, "{\"logOffset\":1}", null, rows, 10.0, 20.0,
+                Map.of("numFilesOutstanding", Long.toString(filesLeft), "numFilesTaken", Long.toString(filesTaken),
+                        "numBytesOutstanding", Long.toString(filesLeft * 100), "numBytesTaken",
+                        Long.toString(filesTaken * 100)));
+    }
+
+    @Test
     void bytesWhenFilesAreNotReported() {
         Backlog b = new Backlog();
         SourceProgress s = new SourceProgress("x", null, null, null, 5, 1, 1, Map.of("numBytesOutstanding", "400"));

@@ -75,6 +75,9 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
 
     private long backlogFiles;
     private long backlogBytes;
+    /** Files (bytes) this run has put into new batches: with the backlog, how much of it is drained. */
+    private long takenFiles;
+    private long takenBytes;
     private long changedFiles;
     private final Set<String> reportedChanges = new HashSet<>();
 
@@ -361,6 +364,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         for (Listed f : taken) {
             backlogFiles--;
             backlogBytes -= f.size();
+            takenFiles++;
+            takenBytes += f.size();
         }
         backlogFiles = Math.max(0, backlogFiles);
         backlogBytes = Math.max(0, backlogBytes);
@@ -698,6 +703,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         m.put("numBytesOutstanding", Long.toString(backlogBytes));
         m.put("numFilesChangedAfterRead", Long.toString(changedFiles));
         m.put("numFilesOutstanding", Long.toString(backlogFiles));
+        m.put("numBytesTaken", Long.toString(takenBytes));
+        m.put("numFilesTaken", Long.toString(takenFiles));
         return m;
     }
 

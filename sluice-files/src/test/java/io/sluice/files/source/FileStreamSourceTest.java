@@ -338,15 +338,17 @@ class FileStreamSourceTest {
         }
         h.option("maxFilesPerTrigger", 2).open();
         assertThat(h.stream.metrics(java.util.Optional.empty())).isEqualTo(Map.of("numFilesOutstanding", "0",
-                "numBytesOutstanding", "0", "numFilesChangedAfterRead", "0"));
+                "numBytesOutstanding", "0", "numFilesChangedAfterRead", "0", "numFilesTaken", "0", "numBytesTaken", "0"));
         h.batch();
         assertThat(h.stream.metrics(java.util.Optional.empty())).containsEntry("numFilesOutstanding", "3")
-                .containsEntry("numBytesOutstanding", "27");
+                .containsEntry("numBytesOutstanding", "27").containsEntry("numFilesTaken", "2")
+                .containsEntry("numBytesTaken", "18");
         h.batch();
         assertThat(h.stream.metrics(java.util.Optional.empty())).containsEntry("numFilesOutstanding", "1")
-                .containsEntry("numBytesOutstanding", "9");
+                .containsEntry("numBytesOutstanding", "9").containsEntry("numFilesTaken", "4");
         h.batch();
-        assertThat(h.stream.metrics(java.util.Optional.empty())).containsEntry("numFilesOutstanding", "0");
+        assertThat(h.stream.metrics(java.util.Optional.empty())).containsEntry("numFilesOutstanding", "0")
+                .containsEntry("numFilesTaken", "5").containsEntry("numBytesTaken", "45");
     }
 
     @Test
