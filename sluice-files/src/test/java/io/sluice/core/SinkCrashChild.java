@@ -1,12 +1,6 @@
 package io.sluice.core;
 
-import io.sluice.api.Options;
 import io.sluice.api.Row;
-import io.sluice.api.sink.BatchWriter;
-import io.sluice.api.sink.PartitionWriter;
-import io.sluice.api.sink.Sink;
-import io.sluice.api.sink.SinkContext;
-import io.sluice.api.sink.SinkProvider;
 import io.sluice.core.CrashChildMain.CrashPoint;
 import io.sluice.files.sink.JsonSinkProvider;
 
@@ -115,88 +109,5 @@ public final class SinkCrashChild {
             c.commit();
         }
         CrashChildMain.crashIf(CrashPoint.BEFORE_COMMIT_LOG, batchId);
-    }
-
-    /** The real file sink with crash points in the middle of its partition writes and after its commit. */
-    static final class CrashingSink implements SinkProvider {
-        private final SinkProvider delegate;
-
-        CrashingSink(SinkProvider delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public String shortName() {
-            return "crashing-" + delegate.shortName();
-        }
-
-        @Override
-        public void validate(Options options) {
-            delegate.validate(options);
-        }
-
-        @Override
-        public Sink createSink(SinkContext context) {
-            Sink sink = delegate.createSink(context);
-            return new Sink() {
-                @Override
-                public BatchWriter beginBatch(long batchId) {
-                    BatchWriter w = sink.beginBatch(batchId);
-                    return new BatchWriter() {
-                        @Override
-                        public PartitionWriter partitionWriter(int partitionId) {
-                            PartitionWriter pw = w.partitionWriter(partitionId);
-                            return new PartitionWriter() {
-                                private int written;
-
-                                @Override
-                                public void write(Row row) throws Exception {
-                                    pw.write(row);
-                                    if (++written == CrashChildMain.ROWS_PER_BATCH / 4) {
-                                        CrashChildMain.crashIf(CrashPoint.DURING_SINK_WRITE, batchId);
-                                    }
-                                }
-
-                                @Override
-                                public Object commit() throws Exception {
-                                    return pw.commit();
-                                }
-
-                                @Override
-                                public void abort() {
-                                    pw.abort();
-                                }
-                            };
-                        }
-
-                        @Override
-                        public void commit(List<Object> partitionResults) throws Exception {
-                            w.commit(partitionResults);
-                            CrashChildMain.crashIf(CrashPoint.BEFORE_COMMIT_LOG, batchId);
-                        }
-
-                        @Override
-                        public void abort(Throwable cause) {
-                            w.abort(cause);
-                        }
-
-                        @Override
-                        public long numOutputRows() {
-                            return w.numOutputRows();
-                        }
-                    };
-                }
-
-                @Override
-                public String description() {
-                    return sink.description();
-                }
-
-                @Override
-                public void close() throws Exception {
-                    sink.close();
-                }
-            };
-        }
     }
 }
