@@ -21,16 +21,27 @@ final class ByteLineReader implements AutoCloseable {
     private long line;
     private final boolean skipBom;
     private boolean started;
+    private final BufferPool pool;
 
     ByteLineReader(InputStream in, byte[] separator, boolean skipBom) {
-        this(in, separator, skipBom, 256 * 1024);
+        this(in, separator, skipBom, BufferPool.BYTES);
     }
 
     ByteLineReader(InputStream in, byte[] separator, boolean skipBom, int bufferSize) {
+        this(in, separator, skipBom, new byte[Math.max(16, bufferSize)], null);
+    }
+
+    /** Reads into a buffer from {@code pool}, given back on {@link #close()}. */
+    ByteLineReader(InputStream in, byte[] separator, boolean skipBom, BufferPool pool) {
+        this(in, separator, skipBom, pool.bytes(), pool);
+    }
+
+    private ByteLineReader(InputStream in, byte[] separator, boolean skipBom, byte[] buf, BufferPool pool) {
         this.in = in;
         this.sep = separator == null || separator.length == 0 ? null : separator.clone();
         this.skipBom = skipBom;
-        this.buf = new byte[Math.max(16, bufferSize)];
+        this.buf = buf;
+        this.pool = pool;
     }
 
     byte[] buffer() {
@@ -181,6 +192,13 @@ final class ByteLineReader implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        in.close();
+        try {
+            in.close();
+        } finally {
+            if (pool != null && buf != null) {
+                pool.give(buf);
+                buf = null; // a second close must not give it back twice
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ import java.io.Reader;
 final class CharLineReader implements AutoCloseable {
     private final Reader in;
     private final char[] sep;
-    private char[] buf = new char[128 * 1024];
+    private char[] buf;
     private int pos;
     private int limit;
     private int start;
@@ -19,10 +19,18 @@ final class CharLineReader implements AutoCloseable {
     private boolean eof;
     private long line;
     private boolean started;
+    private final BufferPool pool;
 
     CharLineReader(Reader in, String separator) {
+        this(in, separator, null);
+    }
+
+    /** With a pool: reads into a buffer from it, given back on {@link #close()}. */
+    CharLineReader(Reader in, String separator, BufferPool pool) {
         this.in = in;
         this.sep = separator == null || separator.isEmpty() ? null : separator.toCharArray();
+        this.pool = pool;
+        this.buf = pool != null ? pool.chars() : new char[BufferPool.CHARS];
     }
 
     char[] buffer() {
@@ -147,6 +155,13 @@ final class CharLineReader implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        in.close();
+        try {
+            in.close();
+        } finally {
+            if (pool != null && buf != null) {
+                pool.give(buf);
+                buf = null; // a second close must not give it back twice
+            }
+        }
     }
 }

@@ -30,6 +30,7 @@ final class CsvFormat implements FileFormatReader {
     private final int width;
     private final int[] positions;
     private final CsvValues.Converter[] converters;
+    private final BufferPool buffers = new BufferPool();
     private final List<String> names;
 
     CsvFormat(CsvSettings settings, StructType schema) {
@@ -144,7 +145,7 @@ final class CsvFormat implements FileFormatReader {
 
         LinesIterator(Path file, Reader reader) {
             super(file);
-            this.lines = new CharLineReader(reader, settings.lineSep);
+            this.lines = new CharLineReader(reader, settings.lineSep, buffers);
         }
 
         @Override

@@ -35,6 +35,8 @@ final class FlatJsonScanner {
     private static final int MAX_NUMBER = 18;
 
     private final byte[][] names;
+    /** Whether a name is ASCII without control characters, quotes or backslashes, and not over MAX_NAME. */
+    private final boolean[] plain;
     private final int[] kinds;
     private final int[] targets;
     private final int width;
@@ -52,14 +54,28 @@ final class FlatJsonScanner {
     FlatJsonScanner(StructType fields, int[] targets, int width, TemporalParsers temporal) {
         int n = fields.size();
         this.names = new byte[n][];
+        this.plain = new boolean[n];
         this.kinds = new int[n];
         this.targets = targets.clone();
         this.width = width;
         this.temporal = temporal;
         for (int i = 0; i < n; i++) {
             names[i] = fields.field(i).name().getBytes(StandardCharsets.UTF_8);
+            plain[i] = isPlain(names[i]);
             kinds[i] = kind(fields.field(i).dataType());
         }
+    }
+
+    private static boolean isPlain(byte[] name) {
+        if (name.length > MAX_NAME) {
+            return false;
+        }
+        for (byte c : name) {
+            if (c < 0x20 || c == '"' || c == '\\') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int kind(DataType t) {
@@ -105,21 +121,30 @@ final class FlatJsonScanner {
                 return null;
             }
             int ns = p + 1;
-            int q = ns;
-            while (q < end) {
-                byte c = b[q];
-                if (c == '"') {
-                    break;
+            int q;
+            int slot;
+            if (expect < n && plain[expect] && (q = ns + names[expect].length) < end && b[q] == '"'
+                    && sameAt(names[expect], b, ns)) {
+                // The usual case, the field after the previous one, in one pass: what the loop below would
+                // accept too, since a plain name has only bytes it lets through.
+                slot = expect;
+            } else {
+                q = ns;
+                while (q < end) {
+                    byte c = b[q];
+                    if (c == '"') {
+                        break;
+                    }
+                    if (c < 0x20 || c == '\\') { // a control character, a non-ASCII byte or an escape
+                        return null;
+                    }
+                    q++;
                 }
-                if (c < 0x20 || c == '\\') { // a control character, a non-ASCII byte or an escape
+                if (q >= end || q - ns > MAX_NAME) {
                     return null;
                 }
-                q++;
+                slot = expect < n && same(names[expect], b, ns, q) ? expect : find(b, ns, q);
             }
-            if (q >= end || q - ns > MAX_NAME) {
-                return null;
-            }
-            int slot = expect < n && same(names[expect], b, ns, q) ? expect : find(b, ns, q);
             p = ws(b, q + 1, end);
             if (p >= end || b[p] != ':') {
                 return null;
@@ -172,6 +197,15 @@ final class FlatJsonScanner {
             return false;
         }
         for (int i = 0; i < len; i++) {
+            if (b[from + i] != name[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameAt(byte[] name, byte[] b, int from) {
+        for (int i = 0; i < name.length; i++) {
             if (b[from + i] != name[i]) {
                 return false;
             }

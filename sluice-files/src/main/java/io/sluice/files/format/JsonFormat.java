@@ -28,6 +28,7 @@ final class JsonFormat implements FileFormatReader {
     private final StructType dataFields;
     private final int[] dataPositions;
     private final boolean fastPath;
+    private final BufferPool buffers = new BufferPool();
 
     JsonFormat(JsonSettings settings, StructType schema) {
         this(settings, schema, true);
@@ -154,7 +155,7 @@ final class JsonFormat implements FileFormatReader {
         LinesIterator(Path file) throws IOException {
             this.charset = settings.charset == null ? StandardCharsets.UTF_8 : settings.charset;
             this.utf8 = charset.equals(StandardCharsets.UTF_8);
-            this.lines = new ByteLineReader(FileInput.open(file), settings.lineSep, utf8);
+            this.lines = new ByteLineReader(FileInput.open(file), settings.lineSep, utf8, buffers);
             this.out = new RecordOutput(settings.mode, corruptIndex, width, file);
             this.parser = new RecordParser(out);
             this.fast = fastPath && utf8 ? new FlatJsonScanner(dataFields, dataPositions, width, settings.temporal) : null;

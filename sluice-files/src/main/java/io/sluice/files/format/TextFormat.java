@@ -21,6 +21,7 @@ final class TextFormat implements FileFormatReader {
 
     private final boolean wholeText;
     private final byte[] lineSep;
+    private final BufferPool buffers = new BufferPool();
 
     TextFormat(Options o) {
         wholeText = OptionValues.bool(o, "wholetext", false);
@@ -51,7 +52,7 @@ final class TextFormat implements FileFormatReader {
         private Row current;
 
         Lines(Path file) throws IOException {
-            lines = new ByteLineReader(FileInput.open(file), lineSep, false);
+            lines = new ByteLineReader(FileInput.open(file), lineSep, false, buffers);
         }
 
         @Override

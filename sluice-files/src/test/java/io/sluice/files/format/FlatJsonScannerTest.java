@@ -99,7 +99,8 @@ class FlatJsonScannerTest {
                 all[extra.length] = "mode";
                 all[extra.length + 1] = mode;
                 Options o = opts(all);
-                for (String ddl : List.of(SCHEMA, "b long, a string", "t timestamp, a string, a long")) {
+                for (String ddl : List.of(SCHEMA, "b long, a string", "t timestamp, a string, a long",
+                        "`\u00e9` string, `a b` long, a string")) {
                     StructType schema = StructType.fromDDL(ddl);
                     Object general = readAll(new JsonFormat(JsonSettings.of(o), schema, false), file);
                     Object fast = readAll(new JsonFormat(JsonSettings.of(o), schema, true), file);
