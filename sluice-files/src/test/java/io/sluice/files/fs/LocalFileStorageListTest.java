@@ -27,4 +27,26 @@ class LocalFileStorageListTest {
         assertThatThrownBy(() -> FileStorage.local().list(dir.resolve("a")))
                 .isInstanceOf(NotDirectoryException.class);
     }
+
+    @Test
+    void aLargeFolderStatedOnTwoThreadsGivesEveryEntryOnceWithItsSizeAndTime() throws IOException {
+        int n = 9_000; // above the two-thread threshold (8,192)
+        for (int i = 0; i < n; i++) {
+            Path f = Files.write(dir.resolve("f" + i), new byte[i % 7]);
+            Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis(1_000_000L + i));
+        }
+        Files.createDirectory(dir.resolve("sub"));
+        Files.createSymbolicLink(dir.resolve("dangling"), dir.resolve("nowhere"));
+        java.util.List<FileStatus> listed = FileStorage.local().list(dir);
+        assertThat(listed).hasSize(n + 1);
+        java.util.Map<String, FileStatus> byName = new java.util.HashMap<>();
+        listed.forEach(s -> assertThat(byName.put(s.name(), s)).isNull());
+        for (int i = 0; i < n; i++) {
+            FileStatus s = byName.get("f" + i);
+            assertThat(s.size()).isEqualTo(i % 7);
+            assertThat(s.modificationTime()).isEqualTo(1_000_000L + i);
+            assertThat(s.directory()).isFalse();
+        }
+        assertThat(byName.get("sub").directory()).isTrue();
+    }
 }
