@@ -1,6 +1,5 @@
 package io.sluice.kafka;
 
-import io.sluice.api.Row;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
@@ -87,7 +86,7 @@ final class TransactionalKafkaSink implements Sink {
         if (batchId <= lastCommittedBatch) {
             LOG.info("Batch {} is already in Kafka (committed in a transaction of {} before a restart): skipping "
                     + "its rows", batchId, transactionalId(markerGroup));
-            return skipping();
+            return BatchWriter.discarding(0);
         }
         p.beginTransaction();
         inTransaction = true;
@@ -123,33 +122,6 @@ final class TransactionalKafkaSink implements Sink {
             @Override
             public long numOutputRows() {
                 return rows;
-            }
-        };
-    }
-
-    private static BatchWriter skipping() {
-        return new BatchWriter() {
-            @Override
-            public PartitionWriter partitionWriter(int partitionId) {
-                return new PartitionWriter() {
-                    @Override
-                    public void write(Row row) {
-                    }
-
-                    @Override
-                    public Object commit() {
-                        return 0L;
-                    }
-                };
-            }
-
-            @Override
-            public void commit(List<Object> partitionResults) {
-            }
-
-            @Override
-            public long numOutputRows() {
-                return 0;
             }
         };
     }

@@ -1,5 +1,7 @@
 package io.sluice.api.sink;
 
+import io.sluice.api.Row;
+
 import java.util.List;
 
 /** Writes one micro-batch. See {@link Sink} for the order of calls. */
@@ -27,5 +29,37 @@ public interface BatchWriter {
     /** Rows this batch wrote, for progress; -1 when unknown (as Spark reports for the file sink). */
     default long numOutputRows() {
         return -1;
+    }
+
+    /**
+     * A writer for a batch the sink finds already written (a re-run after a crash that happened after the sink's
+     * commit but before {@code commits/N}): it takes the batch's rows and drops them, and its commit does nothing.
+     * {@code numOutputRows} is what progress reports for the batch (0, or -1 for unknown).
+     */
+    static BatchWriter discarding(long numOutputRows) {
+        return new BatchWriter() {
+            @Override
+            public PartitionWriter partitionWriter(int partitionId) {
+                return new PartitionWriter() {
+                    @Override
+                    public void write(Row row) {
+                    }
+
+                    @Override
+                    public Object commit() {
+                        return null;
+                    }
+                };
+            }
+
+            @Override
+            public void commit(List<Object> partitionResults) {
+            }
+
+            @Override
+            public long numOutputRows() {
+                return numOutputRows;
+            }
+        };
     }
 }

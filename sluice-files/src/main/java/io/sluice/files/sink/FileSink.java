@@ -221,7 +221,7 @@ final class FileSink implements Sink {
                 LOG.warn("Skipping batch {}: the manifest in {} already holds batches up to {}. Is another query "
                         + "writing to this folder?", batchId, outputDir, log.latestBatchId());
             }
-            return new Skipped();
+            return BatchWriter.discarding(-1); // the manifest holds it already: rows are read and dropped
         }
         return new Batch(batchId);
     }
@@ -249,29 +249,6 @@ final class FileSink implements Sink {
             Files.deleteIfExists(staging.getParent());
         } catch (IOException e) {
             // Not empty (another query's staging) or not deletable: harmless, it is hidden.
-        }
-    }
-
-    // ---------------------------------------------------------------- a skipped batch
-
-    /** A batch the manifest already holds: rows are read (the engine reads them anyway) and dropped. */
-    private static final class Skipped implements BatchWriter {
-        @Override
-        public PartitionWriter partitionWriter(int partitionId) {
-            return new PartitionWriter() {
-                @Override
-                public void write(Row row) {
-                }
-
-                @Override
-                public Object commit() {
-                    return List.of();
-                }
-            };
-        }
-
-        @Override
-        public void commit(List<Object> partitionResults) {
         }
     }
 
