@@ -6,8 +6,9 @@
 #   engine: overhead throughput startup (rate-micro-batch to noop)
 #   files:  jsonread csvread jsonwrite plan100k (both engines) and seenfiles (Sluice only: see below)
 #   kafka:  a local KRaft broker (or $KAFKA_BOOTSTRAP), a 4-partition topic of 2 M x 200-byte records produced once;
-#           the raw KafkaConsumer's fetch rate (one consumer over the 4 partitions, then one consumer per partition
-#           on nproc threads, both with Sluice's fetch settings), then Sluice and Spark (spark-sql-kafka-0-10),
+#           the raw KafkaConsumer's fetch rate (one consumer over the 4 partitions with Sluice's fetch settings and
+#           again with max.poll.records 10,000, then one consumer per partition on nproc threads with Sluice's
+#           settings), then Sluice and Spark (spark-sql-kafka-0-10),
 #           availableNow to noop, one after the other against the same broker and topic (not part of `all`)
 #
 # The file workloads read data generated once under bench/target/data by io.sluice.bench.GenerateEvents:
@@ -157,6 +158,7 @@ if wants kafka; then
     echo "${R[${key}_kafka]}" >&2
   }
   kafka_run raw raw "${KJ[@]}" raw "$KB" sluice-bench-4x2m one sluice
+  kafka_run rawlarge raw "${KJ[@]}" raw "$KB" sluice-bench-4x2m one large
   kafka_run rawtasks raw "${KJ[@]}" raw "$KB" sluice-bench-4x2m tasks sluice
   kafka_run sluice sluice "${KJ[@]}" sluice "$KB" sluice-bench-4x2m
   kafka_run spark spark "${SPARK[@]}" kafka "$KB" sluice-bench-4x2m
@@ -216,6 +218,8 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "kafka: rows/s, the batch (batchDuration)" "$(num "$(val "$a" batch_rows_per_s)")" "$(num "$(val "$b" batch_rows_per_s)")" "$(ratio "$(val "$a" batch_rows_per_s)" "$(val "$b" batch_rows_per_s)") (Sluice/Spark)"
     row "kafka: Sluice read (addBatch) rows/s" "$(num "$(val "$a" read_rows_per_s)")" "" ""
     row "kafka: raw, 1 consumer x 4 partitions, fetch" "$(num "$(val "$r" fetch_rows_per_s)")" "" "$(pct "$(val "$a" read_rows_per_s)" "$(val "$r" fetch_rows_per_s)") (Sluice read/raw)"
+    l=${R[rawlarge_kafka]}
+    row "kafka: raw, 1 consumer x 4 partitions, max.poll.records 10,000, fetch" "$(num "$(val "$l" fetch_rows_per_s)")" "" "$(pct "$(val "$a" read_rows_per_s)" "$(val "$l" fetch_rows_per_s)") (Sluice read/raw)"
     row "kafka: raw, 1 consumer per partition, fetch" "$(num "$(val "$t" fetch_rows_per_s)")" "" "$(pct "$(val "$a" read_rows_per_s)" "$(val "$t" fetch_rows_per_s)") (Sluice read/raw)"
   fi
 } | tee -a "$RESULTS"

@@ -83,10 +83,13 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
                 options.consumerPoolIdleTimeoutMs(), clock);
     }
 
-    /** The executor consumers' settings: the user's, then what Sluice must own, then throughput defaults. */
+    /** The executor consumers' settings: throughput defaults, then the user's, then what Sluice must own. */
     static Map<String, Object> consumerParams(KafkaSourceOptions options, String groupId) {
         Map<String, Object> p = new HashMap<>();
-        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        // Large fetches, but few records per poll: a poll's records stay alive while its rows are handed on, and
+        // with 10,000 per poll G1 copied them at every young collection, grew the heap and ran 25-35% slower
+        // (docs/benchmarks.md, "Kafka: records per poll").
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1_000);
         p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
         p.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1024 * 1024);
         p.putAll(options.clientParams());

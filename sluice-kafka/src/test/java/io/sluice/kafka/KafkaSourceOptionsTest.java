@@ -153,4 +153,20 @@ class KafkaSourceOptionsTest {
         assertThat(KafkaClientOptions.redacted(params).toString()).doesNotContain("secret-stuff").doesNotContain("=pw")
                 .contains("sasl.jaas.config=*****");
     }
+
+    @Test
+    void executorConsumersPollFewRecordsOfLargeFetchesUnlessTheUserSaysOtherwise() {
+        Map<String, Object> defaults = KafkaMicroBatchStream.consumerParams(
+                KafkaSourceOptions.parse(Options.of(with("subscribe", "t"))), "g");
+        assertThat(defaults).containsEntry("max.poll.records", 1_000)
+                .containsEntry("max.partition.fetch.bytes", 8 * 1024 * 1024)
+                .containsEntry("receive.buffer.bytes", 1024 * 1024).containsEntry("group.id", "g")
+                .containsEntry("enable.auto.commit", false).containsEntry("auto.offset.reset", "none");
+
+        Map<String, String> m = with("subscribe", "t");
+        m.put("kafka.max.poll.records", "50");
+        m.put("kafka.max.partition.fetch.bytes", "65536");
+        Map<String, Object> chosen = KafkaMicroBatchStream.consumerParams(KafkaSourceOptions.parse(Options.of(m)), "g");
+        assertThat(chosen).containsEntry("max.poll.records", "50").containsEntry("max.partition.fetch.bytes", "65536");
+    }
 }

@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * KafkaBench prepare BOOTSTRAP|local:DATADIR TOPIC [records=2000000]   creates and fills the topic if it is new
- * KafkaBench raw BOOTSTRAP TOPIC [one|tasks] [sluice|defaults]       the raw consumer (see raw): one result line
+ * KafkaBench raw BOOTSTRAP TOPIC [one|tasks] [sluice|large|defaults] the raw consumer (see raw): one result line
  * KafkaBench sluice BOOTSTRAP TOPIC                                   Sluice availableNow to noop: one result line
  * KafkaBench broker DATADIR                                            runs a broker until stdin closes
  * </pre>
@@ -106,7 +106,9 @@ public final class KafkaBench {
 
     /**
      * The executor consumers' fetch settings of Sluice's Kafka source (KafkaMicroBatchStream.consumerParams), so the
-     * raw consumer is measured with the same ones; {@code defaults} leaves the client's defaults instead.
+     * raw consumer is measured with the same ones; {@code large} is the same with {@code max.poll.records} 10,000
+     * (Sluice's setting until it was found to cost the reader its young generation, kept as the raw consumer's best
+     * case); {@code defaults} leaves the client's defaults instead.
      */
     static Map<String, Object> consumerSettings(String bootstrap, String settings) {
         Map<String, Object> c = new HashMap<>();
@@ -114,12 +116,12 @@ public final class KafkaBench {
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         c.put(ConsumerConfig.GROUP_ID_CONFIG, "sluice-bench-raw");
-        if (settings.equals("sluice")) {
-            c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        if (settings.equals("sluice") || settings.equals("large")) {
+            c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, settings.equals("sluice") ? 1_000 : 10_000);
             c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
             c.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1024 * 1024);
         } else if (!settings.equals("defaults")) {
-            throw new IllegalArgumentException("settings: sluice or defaults, not " + settings);
+            throw new IllegalArgumentException("settings: sluice, large or defaults, not " + settings);
         }
         c.putAll(overrides());
         return c;
