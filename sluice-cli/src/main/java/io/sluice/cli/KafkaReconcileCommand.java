@@ -13,7 +13,6 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -68,16 +67,15 @@ final class KafkaReconcileCommand implements Callable<Integer> {
             if (toMs != null) {
                 r.option("endingTimestamp", toMs.toString());
             }
-            List<Row> rows = r.load().selectExpr("topic", "partition").collectAsList();
+            // Counted as the records are read: memory grows with the partitions, not with the window.
+            Map<Row, Long> counts = r.load().countBy("topic", "partition");
             Map<String, Long> perPartition = new TreeMap<>();
-            for (Row row : rows) {
-                perPartition.merge(row.getString(0) + "-" + row.getInt(1), 1L, Long::sum);
-            }
+            counts.forEach((key, n) -> perPartition.put(key.getString(0) + "-" + key.getInt(1), n));
             String window = "[" + (fromMs == null ? "beginning" : Instant.ofEpochMilli(fromMs).toString()) + ", "
                     + (toMs == null ? "latest" : Instant.ofEpochMilli(toMs).toString()) + ")";
             out.println("Records in " + topics + " with timestamps in " + window + ":");
             perPartition.forEach((tp, n) -> out.println("  " + tp + ": " + n));
-            long total = rows.size();
+            long total = counts.values().stream().mapToLong(Long::longValue).sum();
             out.println("  total: " + total);
             if (expected == null) {
                 return 0;

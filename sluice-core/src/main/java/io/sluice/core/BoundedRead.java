@@ -12,8 +12,11 @@ import io.sluice.api.source.StreamContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.function.IntFunction;
 
 /**
  * A one-off read: the source's range from its initial offset to everything available now, read once on the reader
@@ -24,6 +27,79 @@ final class BoundedRead {
     }
 
     static List<Row> collect(StreamFrame frame) throws Exception {
+        List<Row> rows = new ArrayList<>();
+        for (Object part : run(frame, partitionId -> new PartitionWriter() {
+            private final List<Row> kept = new ArrayList<>();
+
+            @Override
+            public void write(Row row) {
+                kept.add(row);
+            }
+
+            @Override
+            public Object commit() {
+                return kept;
+            }
+        })) {
+            @SuppressWarnings("unchecked")
+            List<Row> list = (List<Row>) part;
+            rows.addAll(list);
+        }
+        return rows;
+    }
+
+    /** The number of rows, counted as they are read: none is kept. */
+    static long count(StreamFrame frame) throws Exception {
+        long total = 0;
+        for (Object part : run(frame, partitionId -> new PartitionWriter() {
+            private long n;
+
+            @Override
+            public void write(Row row) {
+                n++;
+            }
+
+            @Override
+            public Object commit() {
+                return n;
+            }
+        })) {
+            total += (Long) part;
+        }
+        return total;
+    }
+
+    /**
+     * The number of rows per distinct row of the frame (the caller projects it to the grouping columns first),
+     * counted as they are read: memory grows with the number of groups, not of rows.
+     */
+    static Map<Row, Long> countDistinct(StreamFrame frame) throws Exception {
+        Map<Row, Long> total = new HashMap<>();
+        for (Object part : run(frame, partitionId -> new PartitionWriter() {
+            private final Map<Row, long[]> counts = new HashMap<>();
+
+            @Override
+            public void write(Row row) {
+                counts.computeIfAbsent(row, k -> new long[1])[0]++;
+            }
+
+            @Override
+            public Object commit() {
+                return counts;
+            }
+        })) {
+            @SuppressWarnings("unchecked")
+            Map<Row, long[]> counts = (Map<Row, long[]>) part;
+            counts.forEach((key, n) -> total.merge(key, n[0], Long::sum));
+        }
+        return total;
+    }
+
+    /**
+     * Reads the source's whole available range through the frame's transformations into one partition writer per
+     * input partition, and returns their results in partition order (empty when there is nothing to read).
+     */
+    private static List<Object> run(StreamFrame frame, IntFunction<PartitionWriter> writers) throws Exception {
         DataStreamReader.SourceSpec source = frame.source();
         Sluice sluice = frame.sluice();
         Path metadata = Files.createTempDirectory("sluice-read-");
@@ -41,42 +117,22 @@ final class BoundedRead {
                 for (InputPartition p : stream.planPartitions(start, end)) {
                     tasks.add(new ReadTask(0, stream, p, tasks.size(), op));
                 }
-                List<Object> parts = ReadTask.runAll(tasks, new Collector(), sluice.readers());
-                List<Row> rows = new ArrayList<>();
-                for (Object part : parts) {
-                    @SuppressWarnings("unchecked")
-                    List<Row> list = (List<Row>) part;
-                    rows.addAll(list);
-                }
-                return rows;
+                BatchWriter writer = new BatchWriter() {
+                    @Override
+                    public PartitionWriter partitionWriter(int partitionId) {
+                        return writers.apply(partitionId);
+                    }
+
+                    @Override
+                    public void commit(List<Object> partitionResults) {
+                    }
+                };
+                return ReadTask.runAll(tasks, writer, sluice.readers());
             } finally {
                 stream.stop();
             }
         } finally {
             MicroBatchExecution.deleteRecursively(metadata);
-        }
-    }
-
-    /** Keeps each partition's rows in memory. */
-    private static final class Collector implements BatchWriter {
-        @Override
-        public PartitionWriter partitionWriter(int partitionId) {
-            List<Row> rows = new ArrayList<>();
-            return new PartitionWriter() {
-                @Override
-                public void write(Row row) {
-                    rows.add(row);
-                }
-
-                @Override
-                public Object commit() {
-                    return rows;
-                }
-            };
-        }
-
-        @Override
-        public void commit(List<Object> partitionResults) {
         }
     }
 }

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -264,7 +265,7 @@ public final class StreamFrame {
     public DataStreamWriter writeStream() {
         if (bounded) {
             throw new IllegalStateException("'writeStream' can be called only on a streaming frame (from "
-                    + "readStream()); this one comes from read(): use collectAsList() or count()");
+                    + "readStream()); this one comes from read(): use collectAsList(), count() or countBy(...)");
         }
         return new DataStreamWriter(sluice, this);
     }
@@ -281,10 +282,34 @@ public final class StreamFrame {
         return BoundedRead.collect(this);
     }
 
-    /** The number of rows {@link #collectAsList()} would return. */
+    /**
+     * The number of rows {@link #collectAsList()} would return, counted as they are read: no row is kept, so a read
+     * of any size counts in constant memory.
+     *
+     * @throws IllegalStateException on a streaming frame
+     */
     public long count() throws Exception {
         requireBounded("count");
-        return BoundedRead.collect(this).size();
+        return BoundedRead.count(this);
+    }
+
+    /**
+     * For a frame from {@link Sluice#read()}: how many rows share each distinct value of the given SQL expressions
+     * (as {@link #selectExpr(String...)} takes them), counted as the rows are read. Each key is a row of the
+     * expressions' values in the order given; memory grows with the number of distinct keys, not of rows. The
+     * result is a new, modifiable map with no particular order; rows whose keys hold nulls are counted under
+     * those nulls. The Sluice shape of Spark's {@code groupBy(...).count()}, for reconciling counts.
+     *
+     * @throws IllegalStateException on a streaming frame
+     * @throws IllegalArgumentException when no expression is given
+     * @throws ParseException        when an expression does not parse
+     */
+    public Map<Row, Long> countBy(String... expressions) throws Exception {
+        requireBounded("countBy");
+        if (expressions.length == 0) {
+            throw new IllegalArgumentException("countBy needs at least one column or expression to count by");
+        }
+        return BoundedRead.countDistinct(selectExpr(expressions));
     }
 
     private void requireBounded(String what) {
