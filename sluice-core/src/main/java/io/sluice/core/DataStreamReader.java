@@ -79,7 +79,7 @@ public final class DataStreamReader {
     public StreamFrame load() {
         SourceProvider provider = sluice.providers().source(format);
         Options opts = Options.of(options);
-        StructType resolved = provider.resolveSchema(opts, Optional.ofNullable(schema));
+        StructType resolved = provider.resolveSchema(opts, Optional.ofNullable(schema), bounded);
         return new StreamFrame(sluice, new SourceSpec(provider, opts, resolved), bounded);
     }
 

@@ -45,6 +45,19 @@ public final class KafkaSourceProvider implements SourceProvider {
         return fixedSchema(options).orElseThrow();
     }
 
+    /** Also refuses the options a one-off read or a stream does not take (ending offsets, a latest start...). */
+    @Override
+    public StructType resolveSchema(Options options, Optional<StructType> userSchema, boolean bounded) {
+        StructType schema = resolveSchema(options, userSchema);
+        KafkaSourceOptions parsed = KafkaSourceOptions.parse(options);
+        if (bounded) {
+            KafkaSourceOptions.boundedRange(parsed);
+        } else {
+            KafkaSourceOptions.streamingStart(options, parsed);
+        }
+        return schema;
+    }
+
     @Override
     public MicroBatchStream createStream(StreamContext context) {
         KafkaSourceOptions parsed = KafkaSourceOptions.parse(context.options());

@@ -3,6 +3,7 @@ package io.sluice.kafka;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import io.sluice.api.types.StructType;
+import io.sluice.core.Sluice;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -168,5 +169,28 @@ class KafkaSourceOptionsTest {
         m.put("kafka.max.partition.fetch.bytes", "65536");
         Map<String, Object> chosen = KafkaMicroBatchStream.consumerParams(KafkaSourceOptions.parse(Options.of(m)), "g");
         assertThat(chosen).containsEntry("max.poll.records", "50").containsEntry("max.partition.fetch.bytes", "65536");
+    }
+
+    @Test
+    void loadRefusesTheOptionsThatTheKindOfReadDoesNotTake() {
+        try (Sluice sluice = Sluice.local()) {
+            assertThatThrownBy(() -> sluice.readStream().format("kafka").options(with("endingOffsets", "latest")).load())
+                    .isInstanceOf(InvalidOptionException.class)
+                    .hasMessage("ending offset not valid in streaming queries");
+            assertThatThrownBy(() -> sluice.readStream().format("kafka").options(with("endingTimestamp", "5")).load())
+                    .isInstanceOf(InvalidOptionException.class)
+                    .hasMessage("ending timestamp not valid in streaming queries");
+            assertThatThrownBy(() -> sluice.read().format("kafka").options(with("startingOffsets", "latest")).load())
+                    .isInstanceOf(InvalidOptionException.class)
+                    .hasMessage("starting offset can't be latest for batch queries on Kafka");
+            assertThatThrownBy(() -> sluice.read().format("kafka").options(with("endingOffsets", "earliest")).load())
+                    .isInstanceOf(InvalidOptionException.class)
+                    .hasMessage("ending offset can't be earliest for batch queries on Kafka");
+            // Each kind of read takes what the other refuses; nothing connects to the (absent) broker at load().
+            assertThat(sluice.read().format("kafka").options(with("endingOffsets", "latest")).load().isStreaming())
+                    .isFalse();
+            assertThat(sluice.readStream().format("kafka").options(with("startingOffsets", "latest")).load()
+                    .isStreaming()).isTrue();
+        }
     }
 }

@@ -55,6 +55,21 @@ public interface SourceProvider {
     }
 
     /**
+     * {@link #resolveSchema(Options, Optional)} for a frame the engine knows to be a one-off read or a stream. The
+     * engine's {@code load()} calls this one, once; the default ignores {@code bounded} and calls the two-argument
+     * form, so a source overrides this only when some options are valid in one kind of read and not in the other
+     * (Kafka's ending offsets), and must then throw those option errors here as well. Hosts that cannot tell the
+     * two apart yet (Spark's schema inference) call the two-argument form, and such errors come from
+     * {@link #createStream} instead.
+     *
+     * @param bounded true for a one-off read ({@code Sluice.read()}, {@link StreamContext#bounded()} will be true),
+     *                false for {@code readStream()}
+     */
+    default StructType resolveSchema(Options options, Optional<StructType> userSchema, boolean bounded) {
+        return resolveSchema(options, userSchema);
+    }
+
+    /**
      * Builds the stream for one run of one query. Called once per query start, on the thread that calls
      * {@code start()}, after {@link #resolveSchema}; the engine calls {@link MicroBatchStream#stop()} when the run
      * ends, whatever the reason.
