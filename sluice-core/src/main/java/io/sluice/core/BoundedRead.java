@@ -8,6 +8,7 @@ import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.StreamContext;
+import io.sluice.core.sinks.NoopSink;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * A one-off read: the source's range from its initial offset to everything available now, read once on the reader
@@ -28,7 +29,7 @@ final class BoundedRead {
 
     static List<Row> collect(StreamFrame frame) throws Exception {
         List<Row> rows = new ArrayList<>();
-        for (Object part : run(frame, partitionId -> new PartitionWriter() {
+        for (Object part : run(frame, each(() -> new PartitionWriter() {
             private final List<Row> kept = new ArrayList<>();
 
             @Override
@@ -40,7 +41,7 @@ final class BoundedRead {
             public Object commit() {
                 return kept;
             }
-        })) {
+        }))) {
             @SuppressWarnings("unchecked")
             List<Row> list = (List<Row>) part;
             rows.addAll(list);
@@ -48,25 +49,11 @@ final class BoundedRead {
         return rows;
     }
 
-    /** The number of rows, counted as they are read: none is kept. */
+    /** The number of rows, counted as they are read (the noop sink's writer): none is kept. */
     static long count(StreamFrame frame) throws Exception {
-        long total = 0;
-        for (Object part : run(frame, partitionId -> new PartitionWriter() {
-            private long n;
-
-            @Override
-            public void write(Row row) {
-                n++;
-            }
-
-            @Override
-            public Object commit() {
-                return n;
-            }
-        })) {
-            total += (Long) part;
-        }
-        return total;
+        BatchWriter counter = new NoopSink().beginBatch(0);
+        run(frame, counter);
+        return counter.numOutputRows();
     }
 
     /**
@@ -75,7 +62,7 @@ final class BoundedRead {
      */
     static Map<Row, Long> countDistinct(StreamFrame frame) throws Exception {
         Map<Row, Long> total = new HashMap<>();
-        for (Object part : run(frame, partitionId -> new PartitionWriter() {
+        for (Object part : run(frame, each(() -> new PartitionWriter() {
             private final Map<Row, long[]> counts = new HashMap<>();
 
             @Override
@@ -87,7 +74,7 @@ final class BoundedRead {
             public Object commit() {
                 return counts;
             }
-        })) {
+        }))) {
             @SuppressWarnings("unchecked")
             Map<Row, long[]> counts = (Map<Row, long[]>) part;
             counts.forEach((key, n) -> total.merge(key, n[0], Long::sum));
@@ -95,11 +82,26 @@ final class BoundedRead {
         return total;
     }
 
+    /** A batch writer whose partitions each get a new writer from {@code writers} and whose commit does nothing. */
+    private static BatchWriter each(Supplier<PartitionWriter> writers) {
+        return new BatchWriter() {
+            @Override
+            public PartitionWriter partitionWriter(int partitionId) {
+                return writers.get();
+            }
+
+            @Override
+            public void commit(List<Object> partitionResults) {
+            }
+        };
+    }
+
     /**
-     * Reads the source's whole available range through the frame's transformations into one partition writer per
-     * input partition, and returns their results in partition order (empty when there is nothing to read).
+     * Reads the source's whole available range through the frame's transformations into the writer, one partition
+     * writer per input partition, commits the writer with their results and returns those, in partition order
+     * (none when there is nothing to read).
      */
-    private static List<Object> run(StreamFrame frame, IntFunction<PartitionWriter> writers) throws Exception {
+    private static List<Object> run(StreamFrame frame, BatchWriter writer) throws Exception {
         DataStreamReader.SourceSpec source = frame.source();
         Sluice sluice = frame.sluice();
         Path metadata = Files.createTempDirectory("sluice-read-");
@@ -110,6 +112,7 @@ final class BoundedRead {
                 Offset start = stream.initialOffset();
                 Offset end = stream.latestOffset(start, ReadLimit.allAvailable());
                 if (end == null || Offset.same(start, end)) {
+                    writer.commit(List.of());
                     return List.of();
                 }
                 RowOperator op = RowOperator.chain(frame.operators());
@@ -117,17 +120,9 @@ final class BoundedRead {
                 for (InputPartition p : stream.planPartitions(start, end)) {
                     tasks.add(new ReadTask(0, stream, p, tasks.size(), op));
                 }
-                BatchWriter writer = new BatchWriter() {
-                    @Override
-                    public PartitionWriter partitionWriter(int partitionId) {
-                        return writers.apply(partitionId);
-                    }
-
-                    @Override
-                    public void commit(List<Object> partitionResults) {
-                    }
-                };
-                return ReadTask.runAll(tasks, writer, sluice.readers());
+                List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers());
+                writer.commit(results);
+                return results;
             } finally {
                 stream.stop();
             }
