@@ -4,9 +4,7 @@ import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Offset;
 import io.sluice.api.Options;
 import io.sluice.api.ReadLimit;
-import io.sluice.api.Row;
 import io.sluice.api.sink.BatchWriter;
-import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
 import io.sluice.api.sink.SinkProvider;
@@ -119,25 +117,7 @@ final class TestProviders {
 
         @Override
         public BatchWriter beginBatch(long batchId) {
-            return new BatchWriter() {
-                @Override
-                public PartitionWriter partitionWriter(int partitionId) {
-                    return new PartitionWriter() {
-                        @Override
-                        public void write(Row row) {
-                        }
-
-                        @Override
-                        public Object commit() {
-                            return null;
-                        }
-                    };
-                }
-
-                @Override
-                public void commit(List<Object> partitionResults) {
-                }
-            };
+            return BatchWriter.discarding(-1);
         }
     }
 }

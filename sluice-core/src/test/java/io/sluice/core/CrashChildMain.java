@@ -16,7 +16,6 @@ import io.sluice.api.source.SourceProvider;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.types.StructType;
 import io.sluice.core.sources.RatePerMicroBatchProvider;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -60,33 +59,65 @@ public final class CrashChildMain {
         Files.createDirectories(out);
         try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
             sluice.registerSource(new CrashingRate()).registerSink(new BatchFiles(out));
-            sluice.addListener(new StreamingQueryListener() {
-                @Override
-                public void onQueryStarted(QueryStartedEvent event) {
-                }
-
-                @Override
-                public void onQueryProgress(QueryProgressEvent event) {
-                    System.out.println("batch " + event.progress().batchId());
-                    System.out.flush();
-                }
-
-                @Override
-                public void onQueryTerminated(QueryTerminatedEvent event) {
-                }
-            });
+            reportBatches(sluice);
             StreamingQuery q = sluice.readStream().format("crashing-rate")
                     .option("rowsPerBatch", ROWS_PER_BATCH).option("numPartitions", 2).load()
                     .writeStream().format("batch-files").option("checkpointLocation", checkpoint.toString()).start();
-            stopOnWord(q);
-            try {
-                q.awaitTermination();
-            } catch (StreamingQueryException e) {
-                e.printStackTrace();
-                System.exit(2); // the parent sees the failure rather than waiting for a batch that never comes
-            }
+            runUntilStopped(q);
         }
         System.out.println("stopped");
+    }
+
+    /** Prints {@code batch N} on stdout after each batch's progress, for the parent's {@link #readUntilBatch}. */
+    static void reportBatches(Sluice sluice) {
+        sluice.addListener(new StreamingQueryListener() {
+            @Override
+            public void onQueryStarted(QueryStartedEvent event) {
+            }
+
+            @Override
+            public void onQueryProgress(QueryProgressEvent event) {
+                System.out.println("batch " + event.progress().batchId());
+                System.out.flush();
+            }
+
+            @Override
+            public void onQueryTerminated(QueryTerminatedEvent event) {
+            }
+        });
+    }
+
+    /**
+     * Runs the query until the parent writes {@code stop} (see {@link #stopOnWord}); a failed query exits the
+     * process with status 2, so the parent sees the failure rather than waiting for a batch that never comes.
+     */
+    static void runUntilStopped(StreamingQuery q) throws InterruptedException {
+        stopOnWord(q);
+        try {
+            q.awaitTermination();
+        } catch (StreamingQueryException e) {
+            e.printStackTrace();
+            System.exit(2);
+        }
+    }
+
+    /** For the parent: the child's stdout, to read {@code batch N} lines from. */
+    static BufferedReader stdout(Process child) {
+        return new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+    }
+
+    /** For the parent: reads {@code batch N} lines until one with N >= atLeast; returns that N, or -1 at the end. */
+    static long readUntilBatch(BufferedReader out, long atLeast) throws IOException {
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith("batch ")) {
+                long n = Long.parseLong(line.substring(6));
+                if (n >= atLeast) {
+                    return n;
+                }
+            }
+        }
+        return -1;
     }
 
     /** Stops the query at a batch boundary when the parent writes {@code stop} on stdin. */

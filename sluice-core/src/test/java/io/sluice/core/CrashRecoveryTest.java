@@ -7,9 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static io.sluice.core.CrashChildMain.readUntilBatch;
+import static io.sluice.core.CrashChildMain.stdout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -50,24 +50,6 @@ class CrashRecoveryTest {
                 .start();
         children.add(p);
         return p;
-    }
-
-    /** Reads "batch N" lines until one with N >= atLeast; returns that N. */
-    private static long readUntilBatch(BufferedReader out, long atLeast) throws IOException {
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith("batch ")) {
-                long n = Long.parseLong(line.substring(6));
-                if (n >= atLeast) {
-                    return n;
-                }
-            }
-        }
-        return -1;
-    }
-
-    private static BufferedReader stdout(Process p) {
-        return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     }
 
     /** Starts cleanly, waits for a few more batches, asks the child to stop at a batch boundary. */

@@ -3,7 +3,6 @@ package io.sluice.core;
 import io.sluice.api.Row;
 import io.sluice.core.CrashChildMain.CrashPoint;
 import io.sluice.files.sink.JsonSinkProvider;
-
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -30,21 +29,7 @@ public final class SinkCrashChild {
         CrashChildMain.arm(CrashPoint.valueOf(args[3]), Long.parseLong(args[4]));
         try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
             sluice.registerSource(new CrashChildMain.CrashingRate());
-            sluice.addListener(new StreamingQueryListener() {
-                @Override
-                public void onQueryStarted(QueryStartedEvent event) {
-                }
-
-                @Override
-                public void onQueryProgress(QueryProgressEvent event) {
-                    System.out.println("batch " + event.progress().batchId());
-                    System.out.flush();
-                }
-
-                @Override
-                public void onQueryTerminated(QueryTerminatedEvent event) {
-                }
-            });
+            CrashChildMain.reportBatches(sluice);
             DataStreamWriter writer = sluice.readStream().format("crashing-rate")
                     .option("rowsPerBatch", CrashChildMain.ROWS_PER_BATCH).option("numPartitions", 2).load()
                     .writeStream().option("checkpointLocation", checkpoint);
@@ -58,13 +43,7 @@ public final class SinkCrashChild {
                 writer.foreachBatch((batch, batchId) -> writeIdempotently(connection, batch, batchId));
             }
             StreamingQuery q = writer.start();
-            CrashChildMain.stopOnWord(q);
-            try {
-                q.awaitTermination();
-            } catch (StreamingQueryException e) {
-                e.printStackTrace();
-                System.exit(2); // the parent sees the failure rather than waiting for a batch that never comes
-            }
+            CrashChildMain.runUntilStopped(q);
         }
     }
 

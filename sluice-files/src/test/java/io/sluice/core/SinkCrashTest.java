@@ -9,9 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -29,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static io.sluice.core.CrashChildMain.readUntilBatch;
+import static io.sluice.core.CrashChildMain.stdout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -182,19 +182,5 @@ class SinkCrashTest {
 
     private String stderr() throws IOException {
         return Files.readString(tmp.resolve("child.err"));
-    }
-
-    private static BufferedReader stdout(Process p) {
-        return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    }
-
-    private static long readUntilBatch(BufferedReader out, long atLeast) throws IOException {
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith("batch ") && Long.parseLong(line.substring(6)) >= atLeast) {
-                return Long.parseLong(line.substring(6));
-            }
-        }
-        return -1;
     }
 }

@@ -3,7 +3,6 @@ package io.sluice.core;
 import io.sluice.core.CrashChildMain.CrashPoint;
 import io.sluice.kafka.KafkaSinkProvider;
 
-
 /**
  * The process {@link KafkaSinkCrashTest} kills: rate-micro-batch (100 rows a batch, 2 partitions) into the Kafka
  * sink with {@code exactlyOnce=true}, each row's value the rate's value as text. Halts at the crash point of the
@@ -23,34 +22,14 @@ public final class KafkaSinkCrashChild {
         CrashChildMain.arm(CrashPoint.valueOf(args[3]), Long.parseLong(args[4]));
         try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
             sluice.registerSource(new CrashChildMain.CrashingRate()).registerSink(new CrashingSink(new KafkaSinkProvider()));
-            sluice.addListener(new StreamingQueryListener() {
-                @Override
-                public void onQueryStarted(QueryStartedEvent event) {
-                }
-
-                @Override
-                public void onQueryProgress(QueryProgressEvent event) {
-                    System.out.println("batch " + event.progress().batchId());
-                    System.out.flush();
-                }
-
-                @Override
-                public void onQueryTerminated(QueryTerminatedEvent event) {
-                }
-            });
+            CrashChildMain.reportBatches(sluice);
             StreamingQuery q = sluice.readStream().format("crashing-rate")
                     .option("rowsPerBatch", CrashChildMain.ROWS_PER_BATCH).option("numPartitions", 2).load()
                     .selectExpr("CAST(value AS STRING) AS value")
                     .writeStream().format("crashing-kafka").option("kafka.bootstrap.servers", bootstrap)
                     .option("topic", topic).option("exactlyOnce", "true")
                     .option("checkpointLocation", checkpoint).start();
-            CrashChildMain.stopOnWord(q);
-            try {
-                q.awaitTermination();
-            } catch (StreamingQueryException e) {
-                e.printStackTrace();
-                System.exit(2); // the parent sees the failure rather than waiting for a batch that never comes
-            }
+            CrashChildMain.runUntilStopped(q);
         }
     }
 }

@@ -15,9 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +32,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
+import static io.sluice.core.CrashChildMain.readUntilBatch;
+import static io.sluice.core.CrashChildMain.stdout;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -172,19 +172,5 @@ class KafkaSinkCrashTest {
     private String stderr() throws IOException {
         Path err = tmp.resolve("child.err");
         return Files.exists(err) ? Files.readString(err) : "";
-    }
-
-    private static BufferedReader stdout(Process p) {
-        return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    }
-
-    private static long readUntilBatch(BufferedReader out, long atLeast) throws IOException {
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith("batch ") && Long.parseLong(line.substring(6)) >= atLeast) {
-                return Long.parseLong(line.substring(6));
-            }
-        }
-        return -1;
     }
 }
