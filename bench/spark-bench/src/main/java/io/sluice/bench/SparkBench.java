@@ -2,6 +2,8 @@ package io.sluice.bench;
 
 import static io.sluice.bench.Measure.*;
 
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
 import org.apache.spark.sql.streaming.StreamingQueryListener;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * Spark 4.2's side of the engine benchmarks: the workloads and the measurement of {@code io.sluice.bench.EngineBench}
@@ -135,13 +138,22 @@ public final class SparkBench {
 
     static void fileRead(SparkSession spark, String workload, String dir, String round) throws Exception {
         String format = workload.equals("jsonread") ? "json" : "csv";
-        Path chk = checkpointDir(workload);
+        availableNowToNoop(spark, workload, round, () -> spark.readStream().format(format).schema(EVENTS_DDL).load(dir));
+    }
+
+    /**
+     * Builds the input (inside the measured time, as sluice-bench does), runs it with availableNow into noop and
+     * prints {@code spark NAME rows=.. batches=.. seconds=.. rows_per_s=.. batch_ms=.. batch_rows_per_s=..} and
+     * {@code extra}.
+     */
+    static void availableNowToNoop(SparkSession spark, String name, String extra, Supplier<Dataset<Row>> input)
+            throws Exception {
+        Path chk = checkpointDir(name);
         Collector c = new Collector();
         spark.streams().addListener(c);
         try {
             long t0 = System.nanoTime();
-            StreamingQuery q = spark.readStream().format(format).schema(EVENTS_DDL).load(dir)
-                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+            StreamingQuery q = input.get().writeStream().format("noop").option("checkpointLocation", chk.toString())
                     .trigger(Trigger.AvailableNow()).start();
             q.awaitTermination();
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -151,8 +163,8 @@ public final class SparkBench {
             // batch_ms: the batches' own durations; the rest of `seconds` is starting and stopping the query.
             long batchMs = samples.stream().mapToLong(Sample::durationMs).sum();
             System.out.printf(Locale.ROOT, "spark %s rows=%d batches=%d seconds=%.3f rows_per_s=%.0f batch_ms=%d"
-                            + " batch_rows_per_s=%.0f%s%n", workload, rows, samples.size(), seconds, rows / seconds,
-                    batchMs, rows * 1000.0 / Math.max(1, batchMs), round);
+                            + " batch_rows_per_s=%.0f%s%n", name, rows, samples.size(), seconds, rows / seconds,
+                    batchMs, rows * 1000.0 / Math.max(1, batchMs), extra);
         } finally {
             spark.streams().removeListener(c);
             deleteRecursively(chk);
@@ -213,27 +225,9 @@ public final class SparkBench {
 
     /** The same query as sluice-bench's KafkaBench sluice: every record of TOPIC once, availableNow, to noop. */
     static void kafka(SparkSession spark, String bootstrap, String topic) throws Exception {
-        Path chk = checkpointDir("kafka");
-        Collector c = new Collector();
-        spark.streams().addListener(c);
-        try {
-            long t0 = System.nanoTime();
-            StreamingQuery q = spark.readStream().format("kafka").option("kafka.bootstrap.servers", bootstrap)
-                    .option("subscribe", topic).option("startingOffsets", "earliest").load()
-                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
-                    .trigger(Trigger.AvailableNow()).start();
-            q.awaitTermination();
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            c.awaitEnd();
-            List<Sample> samples = c.samples();
-            long rows = samples.stream().mapToLong(Sample::rows).sum();
-            long batchMs = samples.stream().mapToLong(Sample::durationMs).sum();
-            System.out.printf(Locale.ROOT, "spark kafka rows=%d batches=%d seconds=%.3f rows_per_s=%.0f batch_ms=%d"
-                            + " batch_rows_per_s=%.0f%n", rows, samples.size(), seconds, rows / seconds, batchMs,
-                    rows * 1000.0 / Math.max(1, batchMs));
-        } finally {
-            deleteRecursively(chk);
-        }
+        availableNowToNoop(spark, "kafka", "", () -> spark.readStream().format("kafka")
+                .option("kafka.bootstrap.servers", bootstrap).option("subscribe", topic)
+                .option("startingOffsets", "earliest").load());
     }
 
     /** Collects every progress in order, and the end of the query. */
