@@ -37,25 +37,29 @@ public final class KafkaSourceProvider implements SourceProvider {
 
     @Override
     public StructType resolveSchema(Options options, Optional<StructType> userSchema) {
-        if (userSchema.isPresent()) {
-            throw new IllegalArgumentException("Kafka source has a fixed schema and cannot be set with a custom one");
-        }
-        KafkaSourceOptions.parse(options);
-        KafkaClientOptions.warnOnCustomGroupId(options);
+        validate(options, userSchema);
         return fixedSchema(options).orElseThrow();
     }
 
     /** Also refuses the options a one-off read or a stream does not take (ending offsets, a latest start...). */
     @Override
     public StructType resolveSchema(Options options, Optional<StructType> userSchema, boolean bounded) {
-        StructType schema = resolveSchema(options, userSchema);
-        KafkaSourceOptions parsed = KafkaSourceOptions.parse(options);
+        KafkaSourceOptions parsed = validate(options, userSchema);
         if (bounded) {
             KafkaSourceOptions.boundedRange(parsed);
         } else {
             KafkaSourceOptions.streamingStart(options, parsed);
         }
-        return schema;
+        return fixedSchema(options).orElseThrow();
+    }
+
+    private static KafkaSourceOptions validate(Options options, Optional<StructType> userSchema) {
+        if (userSchema.isPresent()) {
+            throw new IllegalArgumentException("Kafka source has a fixed schema and cannot be set with a custom one");
+        }
+        KafkaSourceOptions parsed = KafkaSourceOptions.parse(options);
+        KafkaClientOptions.warnOnCustomGroupId(options);
+        return parsed;
     }
 
     @Override
