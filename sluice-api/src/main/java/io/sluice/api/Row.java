@@ -19,12 +19,25 @@ import java.util.Map;
  */
 public final class Row {
     private static final Object[] EMPTY = new Object[0];
-    private final Object[] values;
+    /** The values: an {@code Object[]} of this row alone, or the {@link RowBlock} that a {@link RowBuilder} shares. */
+    private final Object data;
     private final StructType schema;
+    /** The row's index in its block; 0 for an array. */
+    private final int index;
+
+    private Row(Object data, StructType schema, int index) {
+        this.data = data;
+        this.schema = schema;
+        this.index = index;
+    }
 
     private Row(Object[] values, StructType schema) {
-        this.values = values;
-        this.schema = schema;
+        this(values, schema, 0);
+    }
+
+    /** A row of a {@link RowBuilder}'s block, whose cells for it are written and final. */
+    static Row inBlock(RowBlock block, int index) {
+        return new Row(block, null, index);
     }
 
     /** A row of the given values, without a schema. The array is copied. */
@@ -51,11 +64,11 @@ public final class Row {
 
     /** The same values under a schema (no copy). */
     public Row attach(StructType schema) {
-        if (schema.size() != values.length) {
+        if (schema.size() != size()) {
             throw new IllegalArgumentException("Schema " + schema.simpleString() + " has " + schema.size()
-                    + " columns but the row has " + values.length + " values");
+                    + " columns but the row has " + size() + " values");
         }
-        return new Row(values, schema);
+        return new Row(data, schema, index);
     }
 
     /** The schema this row carries, or null when it was built without one. */
@@ -64,22 +77,25 @@ public final class Row {
     }
 
     public int size() {
-        return values.length;
+        return data instanceof Object[] v ? v.length : ((RowBlock) data).width;
     }
 
     public boolean isNullAt(int i) {
-        return values[i] == null;
+        return data instanceof Object[] v ? v[i] == null : ((RowBlock) data).isNull(index, i);
     }
 
-    /** The value at {@code i}, or null. */
+    /**
+     * The value at {@code i}, or null. For a row made by a {@link RowBuilder}, each call returns a new object
+     * equal to the previous one.
+     */
     public Object get(int i) {
-        return values[i];
+        return data instanceof Object[] v ? v[i] : ((RowBlock) data).get(index, i);
     }
 
     /** The value at {@code i} cast to the caller's type, or null. */
     @SuppressWarnings("unchecked")
     public <T> T getAs(int i) {
-        return (T) values[i];
+        return (T) get(i);
     }
 
     /** The value of the named column, or null. Needs a schema. */
@@ -111,6 +127,9 @@ public final class Row {
     }
 
     public long getLong(int i) {
+        if (data instanceof RowBlock b && b.isIntegralWord(index, i)) {
+            return b.word(index, i);
+        }
         return ((Number) nonNull(i)).longValue();
     }
 
@@ -123,37 +142,37 @@ public final class Row {
     }
 
     public String getString(int i) {
-        return (String) values[i];
+        return (String) get(i);
     }
 
     public BigDecimal getDecimal(int i) {
-        return (BigDecimal) values[i];
+        return (BigDecimal) get(i);
     }
 
     public byte[] getBinary(int i) {
-        return (byte[]) values[i];
+        return (byte[]) get(i);
     }
 
     public LocalDate getDate(int i) {
-        return (LocalDate) values[i];
+        return (LocalDate) get(i);
     }
 
     public Instant getTimestamp(int i) {
-        return (Instant) values[i];
+        return (Instant) get(i);
     }
 
     @SuppressWarnings("unchecked")
     public <T> List<T> getList(int i) {
-        return (List<T>) values[i];
+        return (List<T>) get(i);
     }
 
     @SuppressWarnings("unchecked")
     public <K, V> Map<K, V> getMap(int i) {
-        return (Map<K, V>) values[i];
+        return (Map<K, V>) get(i);
     }
 
     public Row getStruct(int i) {
-        return (Row) values[i];
+        return (Row) get(i);
     }
 
     public long getLong(String name) {
@@ -166,11 +185,23 @@ public final class Row {
 
     /** A copy of the values. */
     public Object[] toArray() {
-        return values.clone();
+        return data instanceof Object[] v ? v.clone() : values();
+    }
+
+    /** The values, not to be changed: the row's own array, or a new one for a block's row. */
+    private Object[] values() {
+        if (data instanceof Object[] v) {
+            return v;
+        }
+        Object[] out = new Object[size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = get(i);
+        }
+        return out;
     }
 
     private Object nonNull(int i) {
-        Object v = values[i];
+        Object v = get(i);
         if (v == null) {
             String col = schema == null ? "at index " + i : "'" + schema.field(i).name() + "' (index " + i + ")";
             throw new NullPointerException("Value of column " + col + " is null; check isNullAt(" + i + ") first");
@@ -180,17 +211,18 @@ public final class Row {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Row r && Arrays.deepEquals(values, r.values);
+        return o instanceof Row r && Arrays.deepEquals(values(), r.values());
     }
 
     @Override
     public int hashCode() {
-        return Arrays.deepHashCode(values);
+        return Arrays.deepHashCode(values());
     }
 
     /** Spark's form: {@code [1,a,null]}. */
     @Override
     public String toString() {
+        Object[] values = values();
         StringBuilder sb = new StringBuilder("[");
         for (int i = 0; i < values.length; i++) {
             if (i > 0) {

@@ -1,6 +1,7 @@
 package io.sluice.files.format;
 
 import io.sluice.api.Row;
+import io.sluice.api.RowBuilder;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import org.slf4j.Logger;
@@ -32,9 +33,11 @@ final class CsvFormat implements FileFormatReader {
     private final CsvValues.Converter[] converters;
     private final BufferPool buffers = new BufferPool();
     private final List<String> names;
+    private final StructType schema;
 
     CsvFormat(CsvSettings settings, StructType schema) {
         this.settings = settings;
+        this.schema = schema;
         this.corruptIndex = OptionValues.corruptIndex(schema, settings.corruptColumn);
         this.width = schema.size();
         List<Integer> pos = new ArrayList<>();
@@ -96,6 +99,7 @@ final class CsvFormat implements FileFormatReader {
         final Path file;
         final CsvTokenizer tokens = new CsvTokenizer(settings);
         final RecordOutput out;
+        final RowBuilder row = new RowBuilder(schema);
 
         Base(Path file) {
             this.file = file;
@@ -106,14 +110,13 @@ final class CsvFormat implements FileFormatReader {
         final void convert(long line, char[] lineBuf, int lineStart, int lineEnd) throws IOException {
             int n = tokens.columns();
             int expected = converters.length;
-            Object[] values = new Object[width];
             Throwable bad = n == expected ? null : new ValueParseException("Malformed CSV record: it has " + n
                     + (n == 1 ? " token" : " tokens") + " and the schema has " + expected
                     + (expected == 1 ? " column" : " columns"));
             int m = Math.min(n, expected);
             for (int i = 0; i < m; i++) {
                 try {
-                    values[positions[i]] = converters[i].convert(tokens.tokenChars(i), tokens.tokenStart(i),
+                    converters[i].convertInto(row, positions[i], tokens.tokenChars(i), tokens.tokenStart(i),
                             tokens.tokenLength(i));
                 } catch (RuntimeException e) {
                     if (bad == null) {
@@ -122,10 +125,11 @@ final class CsvFormat implements FileFormatReader {
                 }
             }
             if (bad == null) {
-                out.good(values);
+                out.good(row.build());
             } else {
+                Object[] partial = row.build().toArray();
                 String record = lineBuf != null ? new String(lineBuf, lineStart, lineEnd - lineStart) : tokens.rawRecord();
-                out.bad(List.<Object[]>of(values), record, line, bad);
+                out.bad(List.<Object[]>of(partial), record, line, bad);
             }
         }
 

@@ -1,5 +1,6 @@
 package io.sluice.files.format;
 
+import io.sluice.api.RowBuilder;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
@@ -52,6 +53,23 @@ final class CsvValues {
         }
 
         abstract Object value(char[] b, int off, int len);
+
+        /** {@link #convert} straight into column {@code col} of the builder's current row. */
+        final void convertInto(RowBuilder row, int col, char[] b, int off, int len) {
+            if (len < 0 || isNullValue(b, off, len)) {
+                if (!nullable) {
+                    throw new ValueParseException("null value found but field " + name + " is not nullable.");
+                }
+                row.setNull(col);
+                return;
+            }
+            put(row, col, b, off, len);
+        }
+
+        /** Sets the value; a type stored without an object (a string, a number, a timestamp) overrides it. */
+        void put(RowBuilder row, int col, char[] b, int off, int len) {
+            row.set(col, value(b, off, len));
+        }
     }
 
     static Converter of(StructField f, CsvSettings s) {
@@ -76,18 +94,33 @@ final class CsvValues {
                 Object value(char[] b, int off, int len) {
                     return new String(b, off, len);
                 }
+
+                @Override
+                void put(RowBuilder row, int col, char[] b, int off, int len) {
+                    row.setString(col, b, off, len);
+                }
             };
             case BYTE_TYPE, SHORT_TYPE, INT_TYPE, LONG_TYPE -> new Converter(f, s) {
+                private final long min = switch (a) {
+                    case BYTE_TYPE -> Byte.MIN_VALUE;
+                    case SHORT_TYPE -> Short.MIN_VALUE;
+                    case INT_TYPE -> Integer.MIN_VALUE;
+                    default -> Long.MIN_VALUE;
+                };
+                private final long max = switch (a) {
+                    case BYTE_TYPE -> Byte.MAX_VALUE;
+                    case SHORT_TYPE -> Short.MAX_VALUE;
+                    case INT_TYPE -> Integer.MAX_VALUE;
+                    default -> Long.MAX_VALUE;
+                };
+
+                @Override
+                void put(RowBuilder row, int col, char[] b, int off, int len) {
+                    row.setLong(col, parseLong(b, off, len, min, max));
+                }
+
                 @Override
                 Object value(char[] b, int off, int len) {
-                    long min;
-                    long max;
-                    switch (a) {
-                        case BYTE_TYPE -> { min = Byte.MIN_VALUE; max = Byte.MAX_VALUE; }
-                        case SHORT_TYPE -> { min = Short.MIN_VALUE; max = Short.MAX_VALUE; }
-                        case INT_TYPE -> { min = Integer.MIN_VALUE; max = Integer.MAX_VALUE; }
-                        default -> { min = Long.MIN_VALUE; max = Long.MAX_VALUE; }
-                    }
                     long v = parseLong(b, off, len, min, max);
                     return switch (a) {
                         case BYTE_TYPE -> (byte) v;
@@ -135,6 +168,11 @@ final class CsvValues {
                 @Override
                 Object value(char[] b, int off, int len) {
                     return s.temporal.timestamp(b, off, len);
+                }
+
+                @Override
+                void put(RowBuilder row, int col, char[] b, int off, int len) {
+                    row.setTimestampMicros(col, s.temporal.timestampMicros(b, off, len));
                 }
             };
             case DATE_TYPE -> new Converter(f, s) {

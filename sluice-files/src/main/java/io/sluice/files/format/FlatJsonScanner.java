@@ -1,11 +1,12 @@
 package io.sluice.files.format;
 
+import io.sluice.api.Row;
+import io.sluice.api.RowBuilder;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.StructType;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 
 /**
  * A fast path for the common JSON line: one flat object of scalar fields, read straight from the line's UTF-8
@@ -16,7 +17,8 @@ import java.time.Instant;
  * with Jackson as before, so malformed lines, partial results and messages stay exactly those of the general path.
  * Field matching replicates the general path's (exact name; the field after the previous one tried first, then
  * the first column of that name; duplicate keys: the last wins). Only the first value of the line is read.
- * Not thread-safe (one per file reader).
+ * Values go straight into a {@link RowBuilder} (an ASCII string as its bytes, numbers and timestamps as words):
+ * no array, String or box per value. Not thread-safe (one per file reader).
  */
 final class FlatJsonScanner {
     private static final int K_STRING = 0;
@@ -39,25 +41,29 @@ final class FlatJsonScanner {
     private final boolean[] plain;
     private final int[] kinds;
     private final int[] targets;
-    private final int width;
+    private final RowBuilder row;
     private final TemporalParsers temporal;
     private char[] chars = new char[64];
     /** Where the last scanned token ended (the position after it). */
     private int pos;
     private long number;
+    /** The last string scanned: its characters' bytes, and whether they are plain ASCII (no escapes). */
+    private int strStart;
+    private int strEnd;
+    private boolean strPlain;
 
     /**
      * @param fields  the columns read from JSON (the corrupt-record column excluded), in schema order
-     * @param targets where each of them goes in the output array
-     * @param width   the output array's length
+     * @param targets where each of them goes in the output row
+     * @param schema  the output row's schema (the corrupt-record column included)
      */
-    FlatJsonScanner(StructType fields, int[] targets, int width, TemporalParsers temporal) {
+    FlatJsonScanner(StructType fields, int[] targets, StructType schema, TemporalParsers temporal) {
         int n = fields.size();
         this.names = new byte[n][];
         this.plain = new boolean[n];
         this.kinds = new int[n];
         this.targets = targets.clone();
-        this.width = width;
+        this.row = new RowBuilder(schema);
         this.temporal = temporal;
         for (int i = 0; i < n; i++) {
             names[i] = fields.field(i).name().getBytes(StandardCharsets.UTF_8);
@@ -94,31 +100,38 @@ final class FlatJsonScanner {
         return K_OTHER;
     }
 
-    /** The row's values for {@code b[start, end)}, or null when the line must go to the general parser. */
-    Object[] scan(byte[] b, int start, int end) {
+    /** The row of {@code b[start, end)}, or null when the line must go to the general parser. */
+    Row scan(byte[] b, int start, int end) {
+        if (scanInto(b, start, end)) {
+            return row.build();
+        }
+        row.clear();
+        return null;
+    }
+
+    private boolean scanInto(byte[] b, int start, int end) {
         // Jackson guesses the encoding from the first 4 bytes: a zero byte there could mean UTF-16 or UTF-32.
         for (int i = start, lim = Math.min(end, start + 4); i < lim; i++) {
             if (b[i] == 0) {
-                return null;
+                return false;
             }
         }
         int p = ws(b, start, end);
         if (p >= end || b[p] != '{') {
-            return null;
+            return false;
         }
         p = ws(b, p + 1, end);
         if (p >= end) {
-            return null;
+            return false;
         }
-        Object[] values = new Object[width];
         if (b[p] == '}') {
-            return values;
+            return true;
         }
         int n = names.length;
         int expect = 0;
         while (true) {
             if (b[p] != '"') {
-                return null;
+                return false;
             }
             int ns = p + 1;
             int q;
@@ -136,46 +149,46 @@ final class FlatJsonScanner {
                         break;
                     }
                     if (c < 0x20 || c == '\\') { // a control character, a non-ASCII byte or an escape
-                        return null;
+                        return false;
                     }
                     q++;
                 }
                 if (q >= end || q - ns > MAX_NAME) {
-                    return null;
+                    return false;
                 }
                 slot = expect < n && same(names[expect], b, ns, q) ? expect : find(b, ns, q);
             }
             p = ws(b, q + 1, end);
             if (p >= end || b[p] != ':') {
-                return null;
+                return false;
             }
             p = ws(b, p + 1, end);
             if (p >= end) {
-                return null;
+                return false;
             }
             if (slot < 0) {
                 p = skip(b, p, end);
             } else {
-                p = read(slot, values, b, p, end);
+                p = read(slot, b, p, end);
                 expect = slot + 1;
             }
             if (p < 0) {
-                return null;
+                return false;
             }
             p = ws(b, p, end);
             if (p >= end) {
-                return null;
+                return false;
             }
             byte c = b[p];
             if (c == '}') {
-                return values;
+                return true;
             }
             if (c != ',') {
-                return null;
+                return false;
             }
             p = ws(b, p + 1, end);
             if (p >= end) {
-                return null;
+                return false;
             }
         }
     }
@@ -223,14 +236,14 @@ final class FlatJsonScanner {
     }
 
     /** Reads the value at {@code p} into its column; the position after it, or -1 for the general path. */
-    private int read(int slot, Object[] values, byte[] b, int p, int end) {
+    private int read(int slot, byte[] b, int p, int end) {
         int t = targets[slot];
         byte c = b[p];
         if (c == 'n') {
             if (!literal(b, p, end, 'n', 'u', 'l', 'l')) {
                 return -1;
             }
-            values[t] = null;
+            row.setNull(t);
             return p + 4;
         }
         switch (kinds[slot]) {
@@ -238,11 +251,18 @@ final class FlatJsonScanner {
                 if (c != '"') {
                     return -1;
                 }
-                String s = string(b, p, end);
-                if (s == null) {
+                if (!string(b, p, end)) {
                     return -1;
                 }
-                values[t] = s;
+                if (strPlain) {
+                    row.setLatin1(t, b, strStart, strEnd - strStart);
+                } else {
+                    String s = decode(b, strStart, strEnd);
+                    if (s == null) {
+                        return -1;
+                    }
+                    row.set(t, s);
+                }
                 return pos;
             }
             case K_LONG, K_INT, K_SHORT -> {
@@ -251,29 +271,29 @@ final class FlatJsonScanner {
                 }
                 long v = number;
                 switch (kinds[slot]) {
-                    case K_LONG -> values[t] = v;
+                    case K_LONG -> {
+                    }
                     case K_INT -> {
                         if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
                             return -1;
                         }
-                        values[t] = (int) v;
                     }
                     default -> {
                         if (v < Short.MIN_VALUE || v > Short.MAX_VALUE) {
                             return -1;
                         }
-                        values[t] = (short) v;
                     }
                 }
+                row.setLong(t, v);
                 return pos;
             }
             case K_BOOLEAN -> {
                 if (literal(b, p, end, 't', 'r', 'u', 'e')) {
-                    values[t] = Boolean.TRUE;
+                    row.setBoolean(t, true);
                     return p + 4;
                 }
                 if (p + 4 < end && b[p + 4] == 'e' && literal(b, p, end, 'f', 'a', 'l', 's')) {
-                    values[t] = Boolean.FALSE;
+                    row.setBoolean(t, false);
                     return p + 5;
                 }
                 return -1;
@@ -285,19 +305,22 @@ final class FlatJsonScanner {
                         return -1;
                     }
                     try {
-                        values[t] = kinds[slot] == K_TIMESTAMP ? temporal.timestamp(chars, 0, len)
-                                : temporal.date(chars, 0, len);
+                        if (kinds[slot] == K_TIMESTAMP) {
+                            row.setTimestampMicros(t, temporal.timestampMicros(chars, 0, len));
+                        } else {
+                            row.set(t, temporal.date(chars, 0, len));
+                        }
                     } catch (RuntimeException e) {
                         return -1; // the general path reports it
                     }
                     return pos;
                 }
                 if (kinds[slot] == K_TIMESTAMP && integer(b, p, end)) {
-                    try {
-                        values[t] = Instant.ofEpochSecond(number);
-                    } catch (RuntimeException e) {
-                        return -1;
+                    long seconds = number;
+                    if (seconds > Long.MAX_VALUE / 1_000_000L || seconds < Long.MIN_VALUE / 1_000_000L) {
+                        return -1; // the general path decides
                     }
+                    row.setTimestampMicros(t, seconds * 1_000_000L);
                     return pos;
                 }
                 return -1;
@@ -316,7 +339,7 @@ final class FlatJsonScanner {
     private int skip(byte[] b, int p, int end) {
         byte c = b[p];
         if (c == '"') {
-            return string(b, p, end) == null ? -1 : pos;
+            return string(b, p, end) && (strPlain || decode(b, strStart, strEnd) != null) ? pos : -1;
         }
         if (c == 'n') {
             return literal(b, p, end, 'n', 'u', 'l', 'l') ? p + 4 : -1;
@@ -402,11 +425,12 @@ final class FlatJsonScanner {
     }
 
     /**
-     * The string whose opening quote is at {@code p}, decoded as Jackson decodes it, or null when the general path
-     * must read it (a control character, an escape other than JSON's, malformed UTF-8, a very long string). Sets
-     * {@link #pos} after the closing quote.
+     * Finds the string whose opening quote is at {@code p}: false when the general path must read it (a control
+     * character, a very long string). Sets {@link #strStart}, {@link #strEnd} (its characters' bytes),
+     * {@link #strPlain} (printable ASCII without escapes: the bytes are the characters; otherwise {@link #decode}
+     * decodes them as Jackson does, or refuses them) and {@link #pos} (after the closing quote).
      */
-    private String string(byte[] b, int p, int end) {
+    private boolean string(byte[] b, int p, int end) {
         int s = p + 1;
         int q = s;
         boolean plain = true;
@@ -417,7 +441,7 @@ final class FlatJsonScanner {
             }
             if (c < 0x20 || c == '\\') {
                 if (c >= 0 && c < 0x20) {
-                    return null;
+                    return false;
                 }
                 plain = false;
                 if (c == '\\') {
@@ -427,15 +451,19 @@ final class FlatJsonScanner {
             q++;
         }
         if (q >= end || q - s > MAX_TOKEN) {
-            return null;
+            return false;
         }
         pos = q + 1;
-        if (plain) {
-            return new String(b, s, q - s, StandardCharsets.ISO_8859_1);
-        }
-        return decode(b, s, q);
+        strStart = s;
+        strEnd = q;
+        strPlain = plain;
+        return true;
     }
 
+    /**
+     * The characters of the string in {@code b[s, q)} (not plain ASCII) as Jackson decodes them, or null when the
+     * general path must read it (an escape other than JSON's, malformed UTF-8).
+     */
     private static String decode(byte[] b, int s, int q) {
         boolean escapes = false;
         for (int i = s; i < q; i++) {
@@ -501,7 +529,8 @@ final class FlatJsonScanner {
                 break;
             }
             if (c < 0x20 || c == '\\') {
-                String v = string(b, p, end);
+                String v = string(b, p, end) ? strPlain ? new String(b, strStart, strEnd - strStart,
+                        StandardCharsets.ISO_8859_1) : decode(b, strStart, strEnd) : null;
                 if (v == null) {
                     return -1;
                 }

@@ -27,6 +27,7 @@ final class JsonFormat implements FileFormatReader {
     private final JsonValues.StructReader root;
     private final StructType dataFields;
     private final int[] dataPositions;
+    private final StructType schema;
     private final boolean fastPath;
     private final BufferPool buffers = new BufferPool();
 
@@ -37,6 +38,7 @@ final class JsonFormat implements FileFormatReader {
     /** @param fastPath whether JSON lines in UTF-8 try {@link FlatJsonScanner} before Jackson (tests compare both) */
     JsonFormat(JsonSettings settings, StructType schema, boolean fastPath) {
         this.fastPath = fastPath;
+        this.schema = schema;
         this.settings = settings;
         this.corruptIndex = OptionValues.corruptIndex(schema, settings.corruptColumn);
         this.width = schema.size();
@@ -158,7 +160,7 @@ final class JsonFormat implements FileFormatReader {
             this.lines = new ByteLineReader(FileInput.open(file), settings.lineSep, utf8, buffers);
             this.out = new RecordOutput(settings.mode, corruptIndex, width, file);
             this.parser = new RecordParser(out);
-            this.fast = fastPath && utf8 ? new FlatJsonScanner(dataFields, dataPositions, width, settings.temporal) : null;
+            this.fast = fastPath && utf8 ? new FlatJsonScanner(dataFields, dataPositions, schema, settings.temporal) : null;
         }
 
         @Override
@@ -180,7 +182,7 @@ final class JsonFormat implements FileFormatReader {
                 return;
             }
             if (fast != null) {
-                Object[] v = fast.scan(b, s, s + len);
+                Row v = fast.scan(b, s, s + len);
                 if (v != null) {
                     out.good(v);
                     return;

@@ -29,10 +29,14 @@ final class RecordOutput {
     }
 
     void good(Object[] values) {
+        good(Row.wrap(values));
+    }
+
+    void good(Row row) {
         if (tail == queue.length) {
             compact();
         }
-        queue[tail++] = Row.wrap(values);
+        queue[tail++] = row;
     }
 
     /**

@@ -81,6 +81,12 @@ final class TemporalParsers {
 
     /** The timestamp in {@code s[off, off+len)}, truncated to microseconds as Spark stores it. */
     Instant timestamp(char[] s, int off, int len) {
+        long micros = timestampMicros(s, off, len);
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+    }
+
+    /** {@link #timestamp} in microseconds since the epoch. */
+    long timestampMicros(char[] s, int off, int len) {
         long micros = SparkDateTime.FAIL_MICROS;
         RuntimeException patternError = null;
         if (timestampFormatter != null) {
@@ -105,7 +111,7 @@ final class TemporalParsers {
             throw new ValueParseException("Cannot parse '" + new String(s, off, len) + "' as a timestamp"
                     + (timestampFormatter != null ? " with timestampFormat" : ""), patternError);
         }
-        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+        return micros;
     }
 
     /**

@@ -36,17 +36,17 @@ class FlatJsonScannerTest {
         String line = "{\"event_id\": \"e-1-0\", \"user_id\": \"u80000\", \"amount_cents\": 580000, "
                 + "\"event_time\": \"2026-10-04T00:00:20.000Z\"}";
         StructType schema = StructType.fromDDL("event_id string, user_id string, amount_cents long, event_time timestamp");
-        FlatJsonScanner scanner = new FlatJsonScanner(schema, new int[] {0, 1, 2, 3}, 4,
+        FlatJsonScanner scanner = new FlatJsonScanner(schema, new int[] {0, 1, 2, 3}, schema,
                 JsonSettings.of(opts()).temporal);
         byte[] b = ("  " + line + "  ").getBytes(StandardCharsets.UTF_8);
-        assertThat(scanner.scan(b, 0, b.length)).containsExactly("e-1-0", "u80000", 580000L,
+        assertThat(scanner.scan(b, 0, b.length).toArray()).containsExactly("e-1-0", "u80000", 580000L,
                 Instant.parse("2026-10-04T00:00:20Z"));
     }
 
     @Test
     void anythingOutsideTheFlatStrictFormGoesToTheGeneralPath() {
         StructType schema = StructType.fromDDL("a string, b long, t timestamp, x double");
-        FlatJsonScanner scanner = new FlatJsonScanner(schema, new int[] {0, 1, 2, 3}, 4,
+        FlatJsonScanner scanner = new FlatJsonScanner(schema, new int[] {0, 1, 2, 3}, schema,
                 JsonSettings.of(opts("timeZone", "UTC")).temporal);
         for (String line : List.of("{\"a\": 'x'}", "{\"b\": 01}", "{\"b\": 1.0}", "{\"b\": 1e3}", "{\"b\": \"1\"}",
                 "{\"a\": 1}", "{\"a\": \"x\",}", "{\"a\": \"x\"", "{\"a\": \"x\\q\"}", "{\"a\": [1]}", "{\"z\": {}}",
@@ -59,7 +59,7 @@ class FlatJsonScannerTest {
             if (fast) {
                 assertThat(scanner.scan(b, 0, b.length)).as(line).isNull();
             } else {
-                assertThat(scanner.scan(b, 0, b.length)).as(line).containsExactly("x", null, null, null);
+                assertThat(scanner.scan(b, 0, b.length).toArray()).as(line).containsExactly("x", null, null, null);
             }
         }
     }
@@ -123,7 +123,7 @@ class FlatJsonScannerTest {
             positions[i] = i;
         }
         StructType fields = StructType.fromDDL(SCHEMA.substring(0, SCHEMA.lastIndexOf(',')));
-        FlatJsonScanner scanner = new FlatJsonScanner(fields, positions, schema.size(), settings.temporal);
+        FlatJsonScanner scanner = new FlatJsonScanner(fields, positions, schema, settings.temporal);
         String text = Files.readString(file, StandardCharsets.ISO_8859_1);
         int count = 0;
         for (String l : text.split(pipe ? "\\|" : "[\r\n]")) {
