@@ -147,6 +147,9 @@ public final class EngineBench {
             System.out.printf(Locale.ROOT, "sluice %s rows=%d batches=%d seconds=%.3f rows_per_s=%.0f batch_ms=%d"
                             + " batch_rows_per_s=%.0f%s%n", workload, rows, samples.size(), seconds, rows / seconds,
                     batchMs, rows * 1000.0 / Math.max(1, batchMs), round);
+            if (Boolean.getBoolean("bench.durations")) {
+                c.progress.forEach(p -> System.out.println("  batch " + p.batchId() + " durationMs " + p.durationMs()));
+            }
         } finally {
             deleteRecursively(chk);
         }
