@@ -183,6 +183,15 @@ public final class Row {
         return getString(fieldIndex(name));
     }
 
+    /**
+     * This row holding only its own values: the row itself when it already does (any row but a
+     * {@link RowBuilder}'s), otherwise an equal row of its values under the same schema. A RowBuilder's row keeps
+     * the block it shares with up to 255 other rows alive; copy it before keeping few rows of many for long.
+     */
+    public Row copy() {
+        return data instanceof Object[] ? this : new Row(values(), schema, 0);
+    }
+
     /** A copy of the values. */
     public Object[] toArray() {
         return data instanceof Object[] v ? v.clone() : values();

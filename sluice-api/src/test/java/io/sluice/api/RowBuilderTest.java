@@ -200,6 +200,22 @@ class RowBuilderTest {
     }
 
     @Test
+    void copyGivesARowOfItsOwnValuesAndKeepsTheSchema() {
+        StructType schema = StructType.fromDDL("s string, n bigint");
+        RowBuilder b = new RowBuilder(schema);
+        b.setLatin1(0, ascii("a"), 0, 1);
+        b.setLong(1, 1);
+        Row built = b.build().attach(schema);
+        Row copy = built.copy();
+        assertThat(copy).isNotSameAs(built).isEqualTo(built);
+        assertThat(copy.schema()).isSameAs(schema);
+        assertThat(copy.getString("s")).isEqualTo("a");
+        assertThat(copy.get(0)).isSameAs(copy.get(0)); // held, not made on each call
+        Row plain = Row.of("a", 1L);
+        assertThat(plain.copy()).isSameAs(plain);
+    }
+
+    @Test
     void aSchemaWithoutColumnsBuildsEmptyRows() {
         RowBuilder b = new RowBuilder(StructType.empty());
         for (int i = 0; i < 600; i++) {

@@ -144,7 +144,8 @@ public final class MemorySink implements Sink {
 
                 @Override
                 public void write(Row row) {
-                    rows.add(row);
+                    // The table keeps rows for the query's life: a filtered few must not keep their sources' blocks.
+                    rows.add(row.copy());
                 }
 
                 @Override

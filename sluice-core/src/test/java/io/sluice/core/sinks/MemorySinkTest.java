@@ -83,6 +83,23 @@ class MemorySinkTest {
     }
 
     @Test
+    void theTableKeepsRowsOfTheirOwnNotTheBlocksOfASourcesRowBuilder() throws Exception {
+        Sink sink = sink("q1", table);
+        io.sluice.api.RowBuilder builder = new io.sluice.api.RowBuilder(SCHEMA);
+        builder.setLong(0, 7_000_000_000L); // outside the boxes Long.valueOf caches
+        Row built = builder.build();
+        assertThat(built.get(0)).isNotSameAs(built.get(0)); // a block's row makes its values on each call
+        BatchWriter w = sink.beginBatch(0);
+        PartitionWriter pw = w.partitionWriter(0);
+        pw.write(built);
+        w.commit(List.of(pw.commit()));
+
+        Row kept = MemorySink.rows(table).get(0);
+        assertThat(kept).isEqualTo(Row.of(7_000_000_000L));
+        assertThat(kept.get(0)).isSameAs(kept.get(0)); // a copy holding its values
+    }
+
+    @Test
     void aReRunOfACommittedBatchIsIgnored() throws Exception {
         Sink sink = sink("q1", table);
         commit(write(sink, 0, List.of(List.of(1L))));
