@@ -23,6 +23,9 @@
 # bench/target/results-<time>.txt. Both JVMs get the same heap flags ($HEAP, default -Xmx2g, default GC); Spark also
 # gets the --add-opens flags of bench/spark-bench/jvm-opens.txt. `java` on PATH. Checkpoints go to
 # bench/target/checkpoints (a real folder on disk: Sluice's fsynced log writes are included).
+#
+# REPEAT=N (default 1) runs jsonread and csvread N times per engine, alternating Sluice and Spark, each in a fresh
+# JVM: the table shows each engine's median run (by seconds) and every pair's seconds and ratio.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -43,6 +46,7 @@ done
 wants() { [[ " $WORKLOADS " == *" $1 "* ]]; }
 
 HEAP=${HEAP:--Xmx2g}
+REPEAT=${REPEAT:-1}
 MVN="mvn ${MVN_OFFLINE--o} -q -B -Pbench"
 SLUICE_JAR=bench/sluice-bench/target/sluice-bench.jar
 SPARK_JAR=bench/spark-bench/target/sluice-spark-bench.jar
@@ -121,9 +125,30 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else pri
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.0f%%", 100 * a / b }'; }
 num() { awk -v a="$1" 'BEGIN { if (a >= 1e6) printf "%.2f M", a / 1e6; else printf "%g", a }'; }
 
+median() { # median LINE...: the line whose seconds= is the median (the lower middle one for an even count)
+  local n=$#
+  printf '%s\n' "$@" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^seconds=/) print substr($i, 9), $0 }' \
+    | sort -g | sed -n "$(( (n + 1) / 2 ))p" | cut -d' ' -f2-
+}
+
 declare -A R
 for w in $ENGINE_WORKLOADS $FILE_WORKLOADS; do
   wants "$w" || continue
+  if [[ $w == jsonread || $w == csvread ]] && (( REPEAT > 1 )); then
+    sl=() sp=() pairs=
+    for ((i = 1; i <= REPEAT; i++)); do
+      # shellcheck disable=SC2046
+      sl+=("$(run sluice $w $(args $w))")
+      # shellcheck disable=SC2046
+      sp+=("$(run spark $w $(args $w))")
+      a=$(val "${sl[-1]}" seconds) b=$(val "${sp[-1]}" seconds)
+      pairs+="${pairs:+, }$a / $b = $(ratio "$b" "$a")"
+    done
+    R[sluice_$w]=$(median "${sl[@]}")
+    R[spark_$w]=$(median "${sp[@]}")
+    R[pairs_$w]=$pairs
+    continue
+  fi
   # shellcheck disable=SC2046
   R[sluice_$w]=$(run sluice $w $(args $w))
   # shellcheck disable=SC2046
@@ -200,6 +225,9 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "$w: seconds, start() to termination" "$(val "$a" seconds)" "$(val "$b" seconds)" "$(ratio "$(val "$b" seconds)" "$(val "$a" seconds)") (Spark/Sluice)"
     row "$w: rows/s" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
     row "$w: the batch alone, ms (batchDuration)" "$(val "$a" batch_ms)" "$(val "$b" batch_ms)" "$(ratio "$(val "$b" batch_ms)" "$(val "$a" batch_ms)") (Spark/Sluice)"
+    if [[ -n ${R[pairs_$w]:-} ]]; then
+      echo "$w: the medians of $REPEAT runs per engine above; each pair, seconds Sluice / Spark: ${R[pairs_$w]}"
+    fi
   done
   if [[ -n ${R[sluice_jsonwrite]:-} ]]; then
     a=${R[sluice_jsonwrite]} b=${R[spark_jsonwrite]}
