@@ -23,9 +23,6 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,8 +46,6 @@ import java.util.stream.Stream;
  */
 final class MicroBatchExecution implements StreamingQuery {
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
-    private static final DateTimeFormatter TIMESTAMP =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
     /** Spark's spark.sql.streaming.pollingDelay: how long an empty back-to-back trigger waits. */
     static final long POLLING_DELAY_MS = 10;
     /** Spark's spark.sql.streaming.noDataProgressEventInterval. */
@@ -160,7 +155,7 @@ final class MicroBatchExecution implements StreamingQuery {
             MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery, streams,
                     sink);
             sluice.register(q);
-            String now = TIMESTAMP.format(Instant.ofEpochMilli(sluice.clock().millis()));
+            String now = ProgressTime.format(sluice.clock().millis());
             sluice.bus().postNow(l -> l.onQueryStarted(
                     new StreamingQueryListener.QueryStartedEvent(q.id, q.runId, q.spec.name(), now)));
             q.thread.start();
@@ -297,7 +292,7 @@ final class MicroBatchExecution implements StreamingQuery {
                     }
                     if (triggerStart - lastIdleEvent >= IDLE_EVENT_INTERVAL_MS) {
                         lastIdleEvent = triggerStart;
-                        String ts = TIMESTAMP.format(Instant.ofEpochMilli(triggerStart));
+                        String ts = ProgressTime.format(triggerStart);
                         sluice.bus().post(l -> l.onQueryIdle(new StreamingQueryListener.QueryIdleEvent(id, runId, ts)));
                     }
                     if (availableNow || once) {
@@ -410,7 +405,7 @@ final class MicroBatchExecution implements StreamingQuery {
                     json(batch.latest[i]), rows[i], input, processed, metrics));
         }
         StreamingQueryProgress p = new StreamingQueryProgress(id, runId, spec.name(),
-                TIMESTAMP.format(Instant.ofEpochMilli(triggerStart)), batch.id, triggerMs, durations, Map.of(),
+                ProgressTime.format(triggerStart), batch.id, triggerMs, durations, Map.of(),
                 sources, new SinkProgress(sink.description(), batch.numOutputRows, Map.of()));
         synchronized (recent) {
             recent.addLast(p);

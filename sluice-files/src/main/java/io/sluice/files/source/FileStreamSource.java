@@ -494,7 +494,11 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 cols.add(i);
             }
         }
-        int[] found = cols.stream().mapToInt(Integer::intValue).sorted().toArray();
+        int[] found = new int[cols.size()];
+        for (int k = 0; k < found.length; k++) {
+            found[k] = cols.get(k);
+        }
+        Arrays.sort(found);
         if (partitionColumns == null) {
             partitionColumns = found;
             partitionReference = uri;
