@@ -129,29 +129,14 @@ public final class RowBuilder {
      * of the column type's range.
      */
     public void setLong(int col, long value) {
-        byte k = kind(col);
-        long min;
-        long max;
-        switch (k) {
-            case RowBlock.K_LONG -> {
-                min = Long.MIN_VALUE;
-                max = Long.MAX_VALUE;
-            }
-            case RowBlock.K_INT -> {
-                min = Integer.MIN_VALUE;
-                max = Integer.MAX_VALUE;
-            }
-            case RowBlock.K_SHORT -> {
-                min = Short.MIN_VALUE;
-                max = Short.MAX_VALUE;
-            }
-            case RowBlock.K_BYTE -> {
-                min = Byte.MIN_VALUE;
-                max = Byte.MAX_VALUE;
-            }
+        boolean inRange = switch (kind(col)) {
+            case RowBlock.K_LONG -> true;
+            case RowBlock.K_INT -> value == (int) value;
+            case RowBlock.K_SHORT -> value == (short) value;
+            case RowBlock.K_BYTE -> value == (byte) value;
             default -> throw wrongType(col, "setLong", "a bigint, int, smallint or tinyint");
-        }
-        if (value < min || value > max) {
+        };
+        if (!inRange) {
             throw new IllegalArgumentException("Value " + value + " is out of range for column " + col + " ("
                     + schema.field(col).dataType().simpleString() + ")");
         }

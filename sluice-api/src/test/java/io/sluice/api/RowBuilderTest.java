@@ -192,6 +192,22 @@ class RowBuilderTest {
     }
 
     @Test
+    void setLongTakesEachIntegerTypesWholeRangeAndNothingBeyond() {
+        RowBuilder b = new RowBuilder(StructType.fromDDL("l bigint, i int, s smallint, t tinyint"));
+        b.setLong(0, Long.MIN_VALUE);
+        b.setLong(1, Integer.MIN_VALUE);
+        b.setLong(2, Short.MAX_VALUE);
+        b.setLong(3, Byte.MIN_VALUE);
+        assertThat(b.build()).isEqualTo(Row.of(Long.MIN_VALUE, Integer.MIN_VALUE, Short.MAX_VALUE, Byte.MIN_VALUE));
+        assertThatIllegalArgumentException().isThrownBy(() -> b.setLong(1, Integer.MIN_VALUE - 1L))
+                .withMessage("Value -2147483649 is out of range for column 1 (int)");
+        assertThatIllegalArgumentException().isThrownBy(() -> b.setLong(2, Short.MAX_VALUE + 1))
+                .withMessage("Value 32768 is out of range for column 2 (smallint)");
+        assertThatIllegalArgumentException().isThrownBy(() -> b.setLong(3, Byte.MIN_VALUE - 1))
+                .withMessage("Value -129 is out of range for column 3 (tinyint)");
+    }
+
+    @Test
     void aRowReadOutOfItsColumnsThrowsAsAnArrayRowDoes() {
         RowBuilder b = new RowBuilder(StructType.fromDDL("s string"));
         Row row = b.build();
