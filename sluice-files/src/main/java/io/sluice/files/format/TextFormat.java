@@ -2,6 +2,7 @@ package io.sluice.files.format;
 
 import io.sluice.api.Options;
 import io.sluice.api.Row;
+import io.sluice.api.RowBuilder;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
@@ -49,6 +50,7 @@ final class TextFormat implements FileFormatReader {
 
     private final class Lines implements RowIterator {
         private final ByteLineReader lines;
+        private final RowBuilder rows = new RowBuilder(SCHEMA);
         private Row current;
 
         Lines(Path file) throws IOException {
@@ -60,8 +62,19 @@ final class TextFormat implements FileFormatReader {
             if (!lines.next()) {
                 return false;
             }
-            current = Row.wrap(new Object[] {
-                    new String(lines.buffer(), lines.start(), lines.end() - lines.start(), StandardCharsets.UTF_8)});
+            byte[] b = lines.buffer();
+            int s = lines.start();
+            int n = lines.end() - s;
+            int i = 0;
+            while (i < n && b[s + i] >= 0) {
+                i++;
+            }
+            if (i == n) {
+                rows.setLatin1(0, b, s, n); // ASCII: the bytes are the characters
+            } else {
+                rows.set(0, new String(b, s, n, StandardCharsets.UTF_8));
+            }
+            current = rows.build();
             return true;
         }
 

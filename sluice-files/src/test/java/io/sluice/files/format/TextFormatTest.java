@@ -67,6 +67,24 @@ class TextFormatTest {
     }
 
     @Test
+    void asciiNonAsciiAndMalformedLinesReadAsUtf8DecodingGivesThem() throws IOException {
+        byte[] bytes = {'a', 's', 'c', 'i', 'i', '\n', (byte) 0xC5, (byte) 0xBC, 'x', '\n', 'b', (byte) 0xFF, 'c'};
+        Path file = dir.resolve("mixed.txt");
+        java.nio.file.Files.write(file, bytes);
+        List<Row> rows = read("text", opts(), null, file);
+        assertThat(rows).containsExactly(Row.of("ascii"), Row.of("\u017Cx"), Row.of("b\uFFFDc"));
+        // Rows of many lines keep their own values (they share storage blocks).
+        String many = java.util.stream.IntStream.range(0, 2_000).mapToObj(i -> i % 3 == 0 ? "\u00e9" + i : "l" + i)
+                .collect(java.util.stream.Collectors.joining("\n"));
+        List<Row> manyRows = text(many);
+        assertThat(manyRows).hasSize(2_000);
+        assertThat(manyRows.get(0)).isEqualTo(Row.of("\u00e90"));
+        assertThat(manyRows.get(1_999)).isEqualTo(Row.of("l1999"));
+        assertThat(manyRows.get(1_501)).isEqualTo(Row.of("l1501"));
+        assertThat(manyRows.get(1_500)).isEqualTo(Row.of("\u00e91500"));
+    }
+
+    @Test
     void longLinesAcrossBufferBoundaries() throws IOException {
         String big = "z".repeat(700_000);
         assertThat(text("a\r\n" + big + "\r\nb")).containsExactly(Row.of("a"), Row.of(big), Row.of("b"));
