@@ -8,7 +8,7 @@ import java.io.Reader;
  * occurrence of it. A separator at the very end does not start another (empty) line. The current line is
  * {@code buffer()[start(), end())}, valid until the next call. Not thread-safe.
  */
-final class CharLineReader implements AutoCloseable {
+final class CharLineReader implements CharLines {
     private final Reader in;
     private final char[] sep;
     private char[] buf;
@@ -33,23 +33,28 @@ final class CharLineReader implements AutoCloseable {
         this.buf = pool != null ? pool.chars() : new char[BufferPool.CHARS];
     }
 
-    char[] buffer() {
+    @Override
+    public char[] buffer() {
         return buf;
     }
 
-    int start() {
+    @Override
+    public int start() {
         return start;
     }
 
-    int end() {
+    @Override
+    public int end() {
         return end;
     }
 
-    long line() {
+    @Override
+    public long line() {
         return line;
     }
 
-    boolean next() throws IOException {
+    @Override
+    public boolean next() throws IOException {
         if (!started) {
             started = true;
             fill();

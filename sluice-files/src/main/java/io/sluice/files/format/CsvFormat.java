@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,8 +35,18 @@ final class CsvFormat implements FileFormatReader {
     private final BufferPool buffers = new BufferPool();
     private final List<String> names;
     private final StructType schema;
+    private final boolean bytePath;
 
     CsvFormat(CsvSettings settings, StructType schema) {
+        this(settings, schema, true);
+    }
+
+    /**
+     * @param bytePath whether line-by-line UTF-8 input is split into lines on bytes ({@link Utf8CharLines}) rather
+     *                 than decoded by a reader (tests compare both)
+     */
+    CsvFormat(CsvSettings settings, StructType schema, boolean bytePath) {
+        this.bytePath = bytePath;
         this.settings = settings;
         this.schema = schema;
         this.corruptIndex = OptionValues.corruptIndex(schema, settings.corruptColumn);
@@ -58,8 +69,14 @@ final class CsvFormat implements FileFormatReader {
 
     @Override
     public RowIterator open(Path file) throws IOException {
+        if (bytePath && !settings.multiLine && settings.lineSep == null
+                && settings.charset.equals(StandardCharsets.UTF_8)) {
+            // Lines split on bytes and widened: no stream decoder for what is nearly always ASCII.
+            return new LinesIterator(file, new Utf8CharLines(FileInput.open(file), buffers));
+        }
         Reader reader = new InputStreamReader(FileInput.open(file), settings.charset);
-        return settings.multiLine ? new StreamIterator(file, reader) : new LinesIterator(file, reader);
+        return settings.multiLine ? new StreamIterator(file, reader)
+                : new LinesIterator(file, new CharLineReader(reader, settings.lineSep, buffers));
     }
 
     /** Spark's CSVHeaderChecker. */
@@ -144,12 +161,12 @@ final class CsvFormat implements FileFormatReader {
     }
 
     private final class LinesIterator extends Base {
-        private final CharLineReader lines;
+        private final CharLines lines;
         private boolean headerPending = settings.header;
 
-        LinesIterator(Path file, Reader reader) {
+        LinesIterator(Path file, CharLines lines) {
             super(file);
-            this.lines = new CharLineReader(reader, settings.lineSep, buffers);
+            this.lines = lines;
         }
 
         @Override
@@ -175,7 +192,9 @@ final class CsvFormat implements FileFormatReader {
                 return;
             }
             try {
-                tokens.tokenizeLine(b, s, e);
+                if (headerPending || !tokens.tokenizeSimpleLine(b, s, e)) {
+                    tokens.tokenizeLine(b, s, e);
+                }
             } catch (CsvTokenizer.CsvSyntaxException x) {
                 throw syntax(x, lines.line());
             }

@@ -39,6 +39,8 @@ final class CsvTokenizer {
     private final int maxChars;
     private final int maxColumns;
     private final char[] emptyValue;
+    /** Whether {@link #tokenizeSimpleLine} applies: one delimiter character, no trimming. */
+    private final boolean simple;
 
     // input
     private char[] buf;
@@ -98,6 +100,7 @@ final class CsvTokenizer {
         this.maxChars = s.maxCharsPerColumn;
         this.maxColumns = s.maxColumns;
         this.emptyValue = s.emptyValue.toCharArray();
+        this.simple = !multiDelim && !ignoreLeading && !ignoreTrailing;
         if (s.lineSep != null) {
             sep0 = s.lineSep.charAt(0);
             sep1 = s.lineSep.length() > 1 ? s.lineSep.charAt(1) : '\0';
@@ -133,6 +136,56 @@ final class CsvTokenizer {
         parseRecord();
         if (eof) {
             handleEof();
+        }
+    }
+
+    /**
+     * Line mode's common case in one pass: when no value of the line starts with the quote character, the line
+     * does not end with a delimiter, holds no {@code \n} and the settings do not trim, univocity's tokens are the
+     * pieces between the delimiters, an empty one a null token; this sets them and returns true. Otherwise (and
+     * when a piece is too long or there are too many, so that {@link #tokenizeLine} gives univocity's error) it
+     * returns false and the tokens are undefined.
+     */
+    boolean tokenizeSimpleLine(char[] line, int start, int end) {
+        if (!simple || start == end || line[start] == quote) {
+            return false;
+        }
+        multiLine = false;
+        buf = line;
+        columns = 0;
+        poolLen = 0;
+        int from = start;
+        for (int p = start; ; p++) {
+            if (p == end || line[p] == delimiter) {
+                int len = p - from;
+                if (columns >= maxColumns || maxChars != -1 && len > maxChars) {
+                    return false;
+                }
+                if (columns == tokStart.length) {
+                    slot();
+                }
+                if (len == 0) {
+                    if (p == end) {
+                        return false; // a delimiter at the end: univocity's end-of-input rules decide
+                    }
+                    tokStart[columns] = 0;
+                    tokLen[columns] = -1;
+                } else {
+                    tokStart[columns] = from;
+                    tokLen[columns] = len;
+                }
+                tokPooled[columns] = false;
+                columns++;
+                if (p == end) {
+                    return true;
+                }
+                from = p + 1;
+                if (from < end && line[from] == quote) {
+                    return false;
+                }
+            } else if (line[p] == NL) {
+                return false;
+            }
         }
     }
 
