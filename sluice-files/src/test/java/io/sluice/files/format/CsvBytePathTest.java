@@ -1,10 +1,10 @@
 package io.sluice.files.format;
 
 import static io.sluice.files.format.FormatFixture.opts;
+import static io.sluice.files.format.FormatFixture.rowsOrError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.api.Options;
-import io.sluice.api.Row;
 import io.sluice.api.types.StructType;
 
 import java.io.ByteArrayOutputStream;
@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
@@ -69,8 +68,8 @@ class CsvBytePathTest {
                 for (String ddl : List.of("a string, b long, c timestamp", "a string, b string, c string, d string",
                         "a int, _corrupt_record string, b string", "a string")) {
                     StructType schema = StructType.fromDDL(ddl);
-                    Object reader = readAll(new CsvFormat(CsvSettings.of(o), schema, false), file);
-                    Object bytes = readAll(new CsvFormat(CsvSettings.of(o), schema, true), file);
+                    Object reader = rowsOrError(new CsvFormat(CsvSettings.of(o), schema, false), file);
+                    Object bytes = rowsOrError(new CsvFormat(CsvSettings.of(o), schema, true), file);
                     assertThat(bytes).as("round %d, mode %s, schema %s, options %s", round, mode, ddl,
                             String.join(",", extra)).isEqualTo(reader);
                 }
@@ -133,23 +132,5 @@ class CsvBytePathTest {
             b = new byte[] {'b', (byte) 0xFF, (byte) 0xC3, 'd'}; // malformed UTF-8
         }
         return b;
-    }
-
-    /** The rows as lists of values, or the error's class and message. */
-    private static Object readAll(CsvFormat format, Path file) {
-        List<List<Object>> rows = new ArrayList<>();
-        try (RowIterator it = format.open(file)) {
-            while (it.next()) {
-                Row row = it.get();
-                List<Object> values = new ArrayList<>();
-                for (int i = 0; i < row.size(); i++) {
-                    values.add(row.get(i));
-                }
-                rows.add(values);
-            }
-        } catch (Exception e) {
-            return List.of(rows, e.getClass().getName(), String.valueOf(e.getMessage()));
-        }
-        return rows;
     }
 }

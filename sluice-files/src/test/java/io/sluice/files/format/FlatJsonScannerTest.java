@@ -1,7 +1,6 @@
 package io.sluice.files.format;
 
 import io.sluice.api.Options;
-import io.sluice.api.Row;
 import io.sluice.api.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -12,11 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 import static io.sluice.files.format.FormatFixture.opts;
+import static io.sluice.files.format.FormatFixture.rowsOrError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -102,8 +101,8 @@ class FlatJsonScannerTest {
                 for (String ddl : List.of(SCHEMA, "b long, a string", "t timestamp, a string, a long",
                         "`\u00e9` string, `a b` long, a string")) {
                     StructType schema = StructType.fromDDL(ddl);
-                    Object general = readAll(new JsonFormat(JsonSettings.of(o), schema, false), file);
-                    Object fast = readAll(new JsonFormat(JsonSettings.of(o), schema, true), file);
+                    Object general = rowsOrError(new JsonFormat(JsonSettings.of(o), schema, false), file);
+                    Object fast = rowsOrError(new JsonFormat(JsonSettings.of(o), schema, true), file);
                     assertThat(fast).as("round %d, mode %s, schema %s, options %s", round, mode, ddl,
                             String.join(",", extra)).isEqualTo(general);
                 }
@@ -133,25 +132,6 @@ class FlatJsonScannerTest {
             }
         }
         return count;
-    }
-
-    /** The rows as lists of values, or the error's class and message. */
-    private static Object readAll(JsonFormat format, Path file) {
-        List<List<Object>> rows = new ArrayList<>();
-        try (RowIterator it = format.open(file)) {
-            while (it.next()) {
-                Row r = it.get();
-                List<Object> values = new ArrayList<>();
-                for (int i = 0; i < r.size(); i++) {
-                    values.add(r.get(i));
-                }
-                rows.add(values);
-            }
-        } catch (Exception e) {
-            return List.of(rows, e.getClass().getName(), String.valueOf(e.getMessage()),
-                    String.valueOf(e.getCause() == null ? null : e.getCause().getMessage()));
-        }
-        return rows;
     }
 
     // ------------------------------------------------------------------ generator

@@ -58,4 +58,26 @@ final class FormatFixture {
         }
         return rows;
     }
+
+    /**
+     * Every row of the file as a list of its values, or, when reading fails, the rows read so far with the error's
+     * class, message and cause's message: two readers that must agree can be compared with one equality.
+     */
+    static Object rowsOrError(FileFormatReader format, Path file) {
+        List<List<Object>> rows = new ArrayList<>();
+        try (RowIterator it = format.open(file)) {
+            while (it.next()) {
+                Row r = it.get();
+                List<Object> values = new ArrayList<>();
+                for (int i = 0; i < r.size(); i++) {
+                    values.add(r.get(i));
+                }
+                rows.add(values);
+            }
+        } catch (Exception e) {
+            return List.of(rows, e.getClass().getName(), String.valueOf(e.getMessage()),
+                    String.valueOf(e.getCause() == null ? null : e.getCause().getMessage()));
+        }
+        return rows;
+    }
 }
