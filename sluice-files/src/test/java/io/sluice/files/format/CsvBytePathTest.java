@@ -1,6 +1,7 @@
 package io.sluice.files.format;
 
 import static io.sluice.files.format.FormatFixture.opts;
+import static io.sluice.files.format.FormatFixture.optsWithMode;
 import static io.sluice.files.format.FormatFixture.rowsOrError;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,11 +61,7 @@ class CsvBytePathTest {
             Path file = dir.resolve("in-" + round + ".csv");
             Files.write(file, content(random, extra));
             for (String mode : List.of("PERMISSIVE", "DROPMALFORMED", "FAILFAST")) {
-                String[] all = new String[extra.length + 2];
-                System.arraycopy(extra, 0, all, 0, extra.length);
-                all[extra.length] = "mode";
-                all[extra.length + 1] = mode;
-                Options o = opts(all);
+                Options o = optsWithMode(extra, mode);
                 for (String ddl : List.of("a string, b long, c timestamp", "a string, b string, c string, d string",
                         "a int, _corrupt_record string, b string", "a string")) {
                     StructType schema = StructType.fromDDL(ddl);

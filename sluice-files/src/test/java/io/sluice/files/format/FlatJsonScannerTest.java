@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Random;
 
 import static io.sluice.files.format.FormatFixture.opts;
+import static io.sluice.files.format.FormatFixture.optsWithMode;
 import static io.sluice.files.format.FormatFixture.rowsOrError;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,11 +94,7 @@ class FlatJsonScannerTest {
             Path file = dir.resolve("in-" + round + ".json");
             Files.write(file, content.toByteArray());
             for (String mode : List.of("PERMISSIVE", "DROPMALFORMED", "FAILFAST")) {
-                String[] all = new String[extra.length + 2];
-                System.arraycopy(extra, 0, all, 0, extra.length);
-                all[extra.length] = "mode";
-                all[extra.length + 1] = mode;
-                Options o = opts(all);
+                Options o = optsWithMode(extra, mode);
                 for (String ddl : List.of(SCHEMA, "b long, a string", "t timestamp, a string, a long",
                         "`\u00e9` string, `a b` long, a string")) {
                     StructType schema = StructType.fromDDL(ddl);

@@ -29,6 +29,14 @@ final class FormatFixture {
         return Options.of(m);
     }
 
+    /** {@link #opts} of the given key-value pairs plus {@code mode}. */
+    static Options optsWithMode(String[] kv, String mode) {
+        String[] all = java.util.Arrays.copyOf(kv, kv.length + 2);
+        all[kv.length] = "mode";
+        all[kv.length + 1] = mode;
+        return opts(all);
+    }
+
     static Path write(Path dir, String name, String content) throws IOException {
         return write(dir, name, content, StandardCharsets.UTF_8);
     }
