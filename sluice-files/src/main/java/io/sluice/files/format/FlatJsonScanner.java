@@ -521,35 +521,24 @@ final class FlatJsonScanner {
 
     /** Puts the string at {@code p} into {@link #chars}: its length, or -1. Sets {@link #pos}. */
     private int temporalChars(byte[] b, int p, int end) {
-        int s = p + 1;
-        int q = s;
-        while (q < end) {
-            byte c = b[q];
-            if (c == '"') {
-                break;
-            }
-            if (c < 0x20 || c == '\\') {
-                String v = string(b, p, end) ? strPlain ? new String(b, strStart, strEnd - strStart,
-                        StandardCharsets.ISO_8859_1) : decode(b, strStart, strEnd) : null;
-                if (v == null) {
-                    return -1;
-                }
-                chars = v.toCharArray();
-                return chars.length;
-            }
-            q++;
-        }
-        if (q >= end || q - s > MAX_TOKEN) {
+        if (!string(b, p, end)) {
             return -1;
         }
-        int len = q - s;
+        if (!strPlain) {
+            String v = decode(b, strStart, strEnd);
+            if (v == null) {
+                return -1;
+            }
+            chars = v.toCharArray();
+            return chars.length;
+        }
+        int len = strEnd - strStart;
         if (chars.length < len) {
             chars = new char[Math.max(len, chars.length * 2)];
         }
         for (int i = 0; i < len; i++) {
-            chars[i] = (char) b[s + i];
+            chars[i] = (char) b[strStart + i];
         }
-        pos = q + 1;
         return len;
     }
 }

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.sluice.files.format.FormatFixture.readAll;
 import static io.sluice.files.format.FormatFixture.opts;
 import static io.sluice.files.format.FormatFixture.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,15 +76,5 @@ class BufferPoolTest {
         byte[] standard = pool.bytes();
         pool.give(standard);
         assertThat(pool.bytes()).isSameAs(standard);
-    }
-
-    private static List<Row> readAll(FileFormatReader reader, Path file) throws Exception {
-        List<Row> rows = new ArrayList<>();
-        try (RowIterator it = reader.open(file)) {
-            while (it.next()) {
-                rows.add(it.get());
-            }
-        }
-        return rows;
     }
 }

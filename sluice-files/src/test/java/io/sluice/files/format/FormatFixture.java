@@ -57,7 +57,11 @@ final class FormatFixture {
 
     static List<Row> read(String format, Options options, String ddl, Path file) throws IOException {
         StructType schema = ddl == null ? FileFormats.fixedSchema(format, options).orElseThrow() : StructType.fromDDL(ddl);
-        FileFormatReader reader = FileFormats.reader(format, options, schema);
+        return readAll(FileFormats.reader(format, options, schema), file);
+    }
+
+    /** Every row the reader gives for the file, in order. */
+    static List<Row> readAll(FileFormatReader reader, Path file) throws IOException {
         List<Row> rows = new ArrayList<>();
         try (RowIterator it = reader.open(file)) {
             while (it.next()) {

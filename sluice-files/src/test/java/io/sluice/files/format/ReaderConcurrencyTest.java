@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import static io.sluice.files.format.FormatFixture.readAll;
 import static io.sluice.files.format.FormatFixture.opts;
 import static io.sluice.files.format.FormatFixture.write;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -67,15 +68,5 @@ class ReaderConcurrencyTest {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    private static List<Row> readAll(FileFormatReader reader, Path file) throws Exception {
-        List<Row> rows = new ArrayList<>();
-        try (RowIterator it = reader.open(file)) {
-            while (it.next()) {
-                rows.add(it.get());
-            }
-        }
-        return rows;
     }
 }
