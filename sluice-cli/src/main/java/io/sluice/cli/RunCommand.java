@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.io.LocalPaths;
 import io.sluice.api.types.StructType;
 import io.sluice.core.DataStreamReader;
 import io.sluice.core.DataStreamWriter;
@@ -24,6 +25,7 @@ import java.net.URLClassLoader;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,6 +50,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class RunCommand implements Callable<Integer> {
     /** How long the command waits for the listener to show the last progress after the query ended. */
     private static final long DRAIN_TIMEOUT_MS = 10_000;
+    /** The engine's stop grace period: Ctrl-C ends the query within twice this (docs/cli.md, Ctrl-C). */
+    static final long STOP_GRACE_SECONDS = 5;
 
     private final Env env;
     private final ErrorReporter reporter;
@@ -97,7 +101,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--plugins", paramLabel = "DIR", defaultValue = "${env:SLUICE_PLUGINS}",
             description = "A folder of jars with more sources, data sources and sinks (found through "
                     + "META-INF/services); default: the SLUICE_PLUGINS environment variable.")
-    Path plugins;
+    String plugins;
 
     @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")
     boolean plain;
@@ -148,11 +152,27 @@ final class RunCommand implements Callable<Integer> {
                 throw usage("Invalid --schema '" + schema + "': " + ErrorReporter.oneLine(e));
             }
         }
+        // Path flags: a scheme Sluice cannot write (s3a://...) is refused before anything is created.
+        if (checkpoint != null) {
+            localPath("--checkpoint", checkpoint);
+        }
+        if (progressFile != null) {
+            localPath("--progress-file", progressFile);
+        }
+        if (plugins != null) {
+            localPath("--plugins", plugins);
+        }
         Pipeline flags = new Pipeline(name, source, srcOpts, schema, steps, sink, sinkOpts, checkpoint, trig,
                 progressFile);
         Pipeline fromFile = pipelineFile == null ? Pipeline.empty() : PipelineFile.read(pipelineFile);
         Pipeline merged = fromFile.overriddenBy(flags);
         reporter.redactor(merged.redactor());
+        if (checkpoint == null && merged.checkpoint() != null) {
+            filePath("checkpoint", merged.checkpoint());
+        }
+        if (progressFile == null && merged.progressFile() != null) {
+            filePath("progressFile", merged.progressFile());
+        }
         if (merged.sourceFormat() == null) {
             throw usage("No source: give --source FORMAT, or source.format in the pipeline file");
         }
@@ -173,14 +193,15 @@ final class RunCommand implements Callable<Integer> {
     private int run(Pipeline p) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        URLClassLoader pluginLoader = plugins == null ? null : pluginLoader(plugins);
+        URLClassLoader pluginLoader = plugins == null ? null : pluginLoader(localPath("--plugins", plugins));
         ClassLoader loader = pluginLoader != null ? pluginLoader : RunCommand.class.getClassLoader();
         Thread self = Thread.currentThread();
         ClassLoader previous = self.getContextClassLoader();
         // A format given as a provider's class name is loaded through the context class loader.
         self.setContextClassLoader(loader);
         ProgressFile progress = null;
-        try (Sluice sluice = Sluice.builder().classLoader(loader).build()) {
+        try (Sluice sluice = Sluice.builder().classLoader(loader)
+                .stopGracePeriod(Duration.ofSeconds(STOP_GRACE_SECONDS)).build()) {
             DataStreamReader reader = sluice.readStream().format(p.sourceFormat()).options(p.sourceOptions());
             if (p.schema() != null) {
                 reader.schema(p.schema());
@@ -196,7 +217,8 @@ final class RunCommand implements Callable<Integer> {
                 writer.option("checkpointLocation", p.checkpoint());
             }
             if (p.progressFile() != null) {
-                progress = ProgressFile.open(Path.of(p.progressFile()), p.redactor());
+                progress = ProgressFile.open(LocalPaths.of("progressFile", p.progressFile()),
+                        p.redactor());
             }
             LiveView view = new LiveView(out, err, env.interactive() && !plain, env.columns(), trig.availableNow(),
                     progress, startedLine(p));
@@ -207,7 +229,15 @@ final class RunCommand implements Callable<Integer> {
             CountDownLatch finished = new CountDownLatch(1);
             Runnable uninstall = env.hooks().install(() -> {
                 interrupted.set(true);
-                query.stop(); // at a batch boundary: a batch in flight completes and commits
+                // At a batch boundary if it comes within the grace period, else interrupted; bounded either way.
+                query.stop();
+                if (query.isActive()) {
+                    err.println("sluice: the query did not stop within " + 2 * STOP_GRACE_SECONDS + " s (its "
+                            + "source or sink ignores interrupts); exiting anyway: the batch in flight, if any, is "
+                            + "re-run at the next start");
+                    err.flush();
+                    return;
+                }
                 try {
                     finished.await(DRAIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
@@ -316,6 +346,24 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return new URLClassLoader("sluice-plugins", urls.toArray(URL[]::new), RunCommand.class.getClassLoader());
+    }
+
+    /** The local path a path flag names; another scheme is a usage error (exit 2). */
+    private Path localPath(String flag, String value) {
+        try {
+            return LocalPaths.of(flag, value);
+        } catch (InvalidOptionException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /** The same check for a path the pipeline file gives: a pipeline file error (exit 1). */
+    private void filePath(String key, String value) {
+        try {
+            LocalPaths.of(key, value);
+        } catch (InvalidOptionException e) {
+            throw new PipelineFileException(pipelineFile + ": " + e.getMessage());
+        }
     }
 
     private ParameterException usage(String message) {

@@ -2,6 +2,7 @@ package io.sluice.core;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.api.io.LocalPaths;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.types.StructType;
 
@@ -147,7 +148,8 @@ public final class DataStreamWriter {
             throw new InvalidOptionException("minBatchesToRetain", String.valueOf(minBatchesToRetain),
                     "a positive whole number is accepted");
         }
-        Path checkpoint = opts.get("checkpointLocation").map(Path::of).orElse(null);
+        Path checkpoint = opts.get("checkpointLocation")
+                .map(v -> LocalPaths.of("checkpointLocation", v)).orElse(null);
         if (checkpoint == null && !sink.allowsTemporaryCheckpoint()) {
             throw new InvalidOptionException("checkpointLocation", null,
                     "checkpointLocation must be specified with option(\"checkpointLocation\", \"<dir>\") for the '"

@@ -24,8 +24,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * every thread. Thread-safe.
  */
 public final class Sluice implements AutoCloseable {
+    /** The default of {@link Builder#stopGracePeriod}. */
+    public static final java.time.Duration DEFAULT_STOP_GRACE_PERIOD = java.time.Duration.ofSeconds(5);
     private final SluiceClock clock;
     private final int parallelism;
+    private final long stopGracePeriodMs;
     private final Providers providers;
     private final ThreadPoolExecutor readers;
     private final ListenerBus bus = new ListenerBus();
@@ -35,6 +38,7 @@ public final class Sluice implements AutoCloseable {
     private Sluice(Builder b) {
         this.clock = b.clock;
         this.parallelism = b.parallelism;
+        this.stopGracePeriodMs = b.stopGracePeriodMs;
         this.providers = new Providers(b.classLoader);
         this.readers = new ThreadPoolExecutor(parallelism, parallelism, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), named("sluice-reader-"));
@@ -149,6 +153,11 @@ public final class Sluice implements AutoCloseable {
         return providers;
     }
 
+    /** How long {@link StreamingQuery#stop()} waits at each of its two steps (see {@link Builder#stopGracePeriod}). */
+    long stopGracePeriodMs() {
+        return stopGracePeriodMs;
+    }
+
     ExecutorService readers() {
         return readers;
     }
@@ -205,6 +214,7 @@ public final class Sluice implements AutoCloseable {
         private SluiceClock clock = SluiceClock.system();
         private int parallelism = Runtime.getRuntime().availableProcessors();
         private ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+        private long stopGracePeriodMs = DEFAULT_STOP_GRACE_PERIOD.toMillis();
 
         private Builder() {
         }
@@ -227,6 +237,19 @@ public final class Sluice implements AutoCloseable {
         /** Where providers are looked up with ServiceLoader; default: the context class loader. */
         public Builder classLoader(ClassLoader classLoader) {
             this.classLoader = java.util.Objects.requireNonNull(classLoader, "classLoader");
+            return this;
+        }
+
+        /**
+         * How long {@link StreamingQuery#stop()} waits for the query to reach a batch boundary before it interrupts
+         * the query thread and its readers, and how long it then waits for the thread to end before returning
+         * anyway; so {@code stop()} returns within twice this. Positive; default 5 seconds.
+         */
+        public Builder stopGracePeriod(java.time.Duration grace) {
+            if (grace.isNegative() || grace.isZero()) {
+                throw new IllegalArgumentException("stopGracePeriod must be positive: " + grace);
+            }
+            this.stopGracePeriodMs = Math.max(1, grace.toMillis());
             return this;
         }
 

@@ -2,6 +2,7 @@ package io.sluice.files.source;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.api.io.LocalPaths;
 
 import java.util.Locale;
 import java.util.Map;
@@ -85,6 +86,8 @@ record FileSourceOptions(
         boolean latestFirst = bool(o, LATEST_FIRST);
         boolean fileNameOnly = bool(o, FILE_NAME_ONLY);
         Optional<String> archiveDir = o.get(SOURCE_ARCHIVE_DIR);
+        // Checked even when cleanSource is off: an s3a:// value is a mistake either way.
+        archiveDir.ifPresent(d -> LocalPaths.of(SOURCE_ARCHIVE_DIR, d));
         CleanSource clean = o.get(CLEAN_SOURCE).map(v -> {
             for (CleanSource c : CleanSource.values()) {
                 if (c.name().equals(v.toUpperCase(Locale.ROOT))) {

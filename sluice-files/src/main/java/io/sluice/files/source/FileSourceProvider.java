@@ -64,7 +64,7 @@ abstract class FileSourceProvider implements SourceProvider {
         }
         if (o.cleanSource() == FileSourceOptions.CleanSource.ARCHIVE) {
             String dir = o.sourceArchiveDir().orElseThrow();
-            SourcePath archive = SourcePath.parse(dir, storage);
+            SourcePath archive = SourcePath.parse(FileSourceOptions.SOURCE_ARCHIVE_DIR, dir, storage);
             if (archive.isGlob() || path.matchedByArchive(archive.pattern())) {
                 throw new InvalidOptionException(FileSourceOptions.SOURCE_ARCHIVE_DIR, dir, "Base archive path "
                         + "cannot be set to the path where archived path can possibly match with source pattern. "

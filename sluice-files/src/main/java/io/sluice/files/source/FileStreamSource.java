@@ -160,7 +160,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             this.cleaner = null;
         } else {
             Path archive = opts.cleanSource() == FileSourceOptions.CleanSource.ARCHIVE
-                    ? SourcePath.parse(opts.sourceArchiveDir().orElseThrow(), storage).pattern() : null;
+                    ? SourcePath.parse(FileSourceOptions.SOURCE_ARCHIVE_DIR,
+                    opts.sourceArchiveDir().orElseThrow(), storage).pattern() : null;
             this.cleaner = new SourceCleaner(storage, source.base(), archive);
             LOG.warn("cleanSource={}: each file is {} once the batch that read it has committed. Run only one "
                             + "query with cleanSource on {}: another query reading the same files would miss the "

@@ -1,6 +1,7 @@
 package io.sluice.files.source;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.io.LocalPaths;
 import io.sluice.files.fs.FileStatus;
 import io.sluice.files.fs.FileStorage;
 
@@ -42,8 +43,16 @@ final class SourcePath {
      * glob and is fine; {@code \,} is a literal comma).
      */
     static SourcePath parse(String raw, FileStorage storage) {
+        return parse(FileSourceOptions.PATH, raw, storage);
+    }
+
+    /**
+     * Parses a path option ({@code path}, or {@code sourceArchiveDir} whose value may not be a glob but is checked
+     * by the same rules). A scheme other than {@code file:} is refused ({@link LocalPaths}).
+     */
+    static SourcePath parse(String option, String raw, FileStorage storage) {
         if (raw.isBlank()) {
-            throw new InvalidOptionException(FileSourceOptions.PATH, raw, "'path' is not specified", true);
+            throw new InvalidOptionException(option, raw, "'" + option + "' is not specified", true);
         }
         int depth = 0;
         for (int i = 0; i < raw.length(); i++) {
@@ -55,13 +64,13 @@ final class SourcePath {
             } else if (c == '}') {
                 depth = Math.max(0, depth - 1);
             } else if (c == ',' && depth == 0) {
-                throw new InvalidOptionException(FileSourceOptions.PATH, raw, "Invalid value '" + raw
-                        + "' for option 'path': a file source reads one path, a directory or a glob, not a "
+                throw new InvalidOptionException(option, raw, "Invalid value '" + raw
+                        + "' for option '" + option + "': a file source reads one path, a directory or a glob, not a "
                         + "comma-separated list of paths. Use a glob such as /data/{a,b} or start one query per "
                         + "path", true);
             }
         }
-        Path pattern = raw.startsWith("file:") ? storage.path(raw) : Paths.get(raw).toAbsolutePath();
+        Path pattern = LocalPaths.of(option, raw);
         List<String> components = new ArrayList<>();
         for (Path p : pattern) {
             components.add(p.toString());
