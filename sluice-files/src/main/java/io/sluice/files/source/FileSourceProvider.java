@@ -56,7 +56,7 @@ abstract class FileSourceProvider implements SourceProvider {
     @Override
     public final StructType resolveSchema(Options options, Optional<StructType> userSchema) {
         FileSourceOptions o = FileSourceOptions.parse(options);
-        SourcePath path = SourcePath.parse(o.path(), storage);
+        SourcePath path = SourcePath.of(o, storage);
         if (!path.isGlob() && status(path.pattern()).isEmpty()) {
             // A glob may match nothing yet; a plain path must exist, as in Spark.
             throw new InvalidOptionException(FileSourceOptions.PATH, o.path(),
@@ -118,7 +118,7 @@ abstract class FileSourceProvider implements SourceProvider {
                 for (SinkManifest.Change c : new SinkManifest(path.base(), storage).readNew()) {
                     if (c.deleted()) {
                         live.remove(c.file().path());
-                    } else {
+                    } else if (path.acceptsFileName(c.file().name())) {
                         live.put(c.file().path(), c.file());
                     }
                 }
