@@ -79,6 +79,70 @@ final class TestProviders {
         }
     }
 
+    /**
+     * {@code stuck-test}: its {@code latestOffset} prints {@code stuck-test: latestOffset blocked} on stderr and
+     * blocks forever; with option {@code interruptible=true} an interrupt ends the wait (and fails the call),
+     * otherwise interrupts are ignored, as by a client library stuck in I/O that does not honour them.
+     */
+    public static final class StuckSource implements SourceProvider {
+        @Override
+        public String shortName() {
+            return "stuck-test";
+        }
+
+        @Override
+        public Optional<StructType> fixedSchema(Options options) {
+            return Optional.of(StructType.fromDDL("value bigint"));
+        }
+
+        @Override
+        public MicroBatchStream createStream(StreamContext context) {
+            boolean interruptible = context.options().getBoolean("interruptible", false);
+            return new MicroBatchStream() {
+                @Override
+                public Offset initialOffset() {
+                    return Offset.of("0");
+                }
+
+                @Override
+                public Offset deserializeOffset(String json) {
+                    return Offset.of(json);
+                }
+
+                @Override
+                public Offset latestOffset(Offset start, ReadLimit limit) {
+                    System.err.println("stuck-test: latestOffset blocked");
+                    System.err.flush();
+                    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+                    while (true) {
+                        try {
+                            never.await();
+                        } catch (InterruptedException e) {
+                            if (interruptible) {
+                                Thread.currentThread().interrupt();
+                                throw new IllegalStateException("latestOffset interrupted", e);
+                            }
+                        }
+                    }
+                }
+
+                @Override
+                public List<InputPartition> planPartitions(Offset start, Offset end) {
+                    return List.of();
+                }
+
+                @Override
+                public PartitionReader createReader(InputPartition partition) {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public void stop() {
+                }
+            };
+        }
+    }
+
     /** {@code strict-test}: discards rows, and (unlike memory and noop) needs a real checkpoint. */
     public static final class StrictSink implements SinkProvider {
         @Override
