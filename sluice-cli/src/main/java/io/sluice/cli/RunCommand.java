@@ -37,7 +37,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code sluice run [PIPELINE.yaml] [flags]}: checks every setting, starts the query, shows its progress, and
- * returns when it ends: by itself (availableNow, once: exit 0), on Ctrl-C (at a batch boundary: exit 130) or by
+ * returns when it ends: by itself (availableNow, once: exit 0), on Ctrl-C (at a batch boundary, or interrupted
+ * after {@value #STOP_GRACE_SECONDS} s, exiting within twice that: exit 130) or by
  * failing (exit 1).
  */
 @Command(name = "run", sortOptions = false, usageHelpAutoWidth = true,
