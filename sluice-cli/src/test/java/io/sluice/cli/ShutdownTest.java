@@ -64,7 +64,8 @@ class ShutdownTest {
     void aSourceBlockedInAnInterruptibleWaitIsInterruptedAndTheCommandSaysStopped() throws Exception {
         Process p = sluiceRun("interruptible=true");
 
-        assertThat(terminate(p)).isEqualTo(143);
+        // 143 from the JVM's SIGTERM exit, or 130 when the command's own exit wins the race once the hook is done.
+        assertThat(terminate(p)).isIn(143, 130);
         assertThat(Files.readString(tmp.resolve("out"))).endsWith("stopped: 0 batches, 0 rows\n");
         assertThat(Files.readString(tmp.resolve("err"))).doesNotContain("did not stop within");
     }
