@@ -17,8 +17,9 @@ import java.util.function.Supplier;
  * Describes where and how a query writes, as Spark's {@code DataStreamWriter}, and starts it.
  *
  * <p>Engine options, read here and also passed on to the sink: {@code checkpointLocation} (required unless the
- * sink allows a temporary one; a plain path or a {@code file:} URI, other schemes refused: {@code LocalPaths}) and {@code minBatchesToRetain} (positive, default 100: how many batches of the
- * offset and commit logs are kept). Everything is validated by {@link #start()} before the query runs.
+ * sink allows a temporary one; a plain path or a {@code file:} URI, other schemes refused, see
+ * {@link LocalPaths}) and {@code minBatchesToRetain} (positive, default 100: how many batches of the offset and
+ * commit logs are kept). Everything is validated by {@link #start()} before the query runs.
  */
 public final class DataStreamWriter {
     static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;

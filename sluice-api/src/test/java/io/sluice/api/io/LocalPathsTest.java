@@ -72,7 +72,8 @@ class LocalPathsTest {
                         + "of two hex digits (%20 for a space, %25 for '%'); give a plain path to use the characters "
                         + "as they are");
         assertThatThrownBy(() -> LocalPaths.of("path", "/data/nul\0"))
-                .hasMessageStartingWith("Invalid value '/data/nul\0' for option 'path': a valid local path is accepted (");
+                .hasMessageStartingWith("Invalid value '/data/nul\0' for option 'path': a valid local path is "
+                        + "accepted (");
     }
 
     @Test
