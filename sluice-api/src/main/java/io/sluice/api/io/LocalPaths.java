@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
  *       scheme, before anything is created, so such a value never becomes a local folder named {@code s3a:}.
  *       A single letter before the colon ({@code C:/data}) is a Windows drive, not a scheme, and is taken as a
  *       plain path. A colon not followed by {@code /} ({@code a:b}) is part of a plain file name.</li>
+ *   <li>An empty or blank value is refused (it would name the working folder).</li>
  *   <li>The result is absolute but not normalized: {@code ..} is kept, callers normalize where they compare.</li>
  * </ul>
  */
@@ -49,12 +50,17 @@ public final class LocalPaths {
      *
      * @param option the option or flag the value was given for, as the user wrote it (for the message)
      * @param value  what the user gave
-     * @throws InvalidOptionException for a scheme other than {@code file:}, a {@code file:} URI with a host other
-     *                                than {@code localhost} or without a path, or a value that is not a valid path
+     * @throws InvalidOptionException for a blank value, a scheme other than {@code file:}, a {@code file:} URI with a
+     *                                host other than {@code localhost} or without a path, or a value that is not a
+     *                                valid path
      */
     public static Path of(String option, String value) {
         Objects.requireNonNull(option, "option");
         Objects.requireNonNull(value, "value");
+        if (value.isBlank()) {
+            // Path.of("") is the working folder: never what an empty option meant.
+            throw new InvalidOptionException(option, value, "a path is accepted, not an empty value");
+        }
         String local;
         if (value.regionMatches(true, 0, "file:", 0, 5)) {
             Matcher file = FILE_URI.matcher(value);

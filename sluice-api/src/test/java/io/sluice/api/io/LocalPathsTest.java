@@ -67,6 +67,11 @@ class LocalPathsTest {
                     .hasMessage("Invalid value '" + v + "' for option 'path': a file: URI with an absolute path is "
                             + "accepted, such as file:/data/in or file:///data/in");
         }
+        for (String blank : new String[]{"", "  "}) {
+            assertThatThrownBy(() -> LocalPaths.of("checkpointLocation", blank))
+                    .hasMessage("Invalid value '" + blank + "' for option 'checkpointLocation': a path is accepted, "
+                            + "not an empty value");
+        }
         assertThatThrownBy(() -> LocalPaths.of("path", "file:/data/100%"))
                 .hasMessage("Invalid value 'file:/data/100%' for option 'path': in a file: URI '%' starts an escape "
                         + "of two hex digits (%20 for a space, %25 for '%'); give a plain path to use the characters "
