@@ -87,7 +87,7 @@ class KafkaUnreachableBrokersTest extends KafkaTestBase {
         assertThatThrownBy(q::awaitTermination).isInstanceOf(StreamingQueryException.class)
                 .cause().isInstanceOf(KafkaUnreachableException.class)
                 .hasMessage(unreachable(servers, "1500 ms", "kafka.default.api.timeout.ms", "listTopics"));
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(4_500));
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(5_500));
     }
 
     @Test
