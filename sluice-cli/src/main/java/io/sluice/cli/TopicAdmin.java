@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -53,7 +54,17 @@ final class TopicAdmin implements AutoCloseable {
             }
         });
         params.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, target.bootstrapServers());
-        this.admin = Admin.create(params);
+        try {
+            this.admin = Admin.create(params);
+        } catch (KafkaException e) {
+            // "Failed to create new KafkaAdminClient" says nothing: the reason (no resolvable host...) is below it.
+            Throwable root = e;
+            while (root.getCause() != null) {
+                root = root.getCause();
+            }
+            throw new IllegalStateException("Cannot connect to the Kafka brokers at " + target.bootstrapServers()
+                    + " (" + target.bootstrapSetting() + "): " + root.getMessage(), e);
+        }
     }
 
     /** The topics, sorted, internal ones left out. */

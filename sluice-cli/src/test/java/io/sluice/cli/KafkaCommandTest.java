@@ -155,6 +155,12 @@ class KafkaCommandTest {
         assertThat(topics.err()).isEqualTo("sluice: Could not reach the Kafka brokers at " + servers
                 + " (--bootstrap-servers) within 1 s (--timeout-ms): org.apache.kafka.common.errors.TimeoutException:"
                 + " Timed out waiting for a node assignment. Call: listTopics\n");
+        Cli.Result unresolvable = Cli.run("kafka", "topics", "--bootstrap-servers", "no-such-host.invalid:9092",
+                "list");
+        assertThat(unresolvable.exitCode()).isEqualTo(1);
+        assertThat(unresolvable.err()).isEqualTo("sluice: Cannot connect to the Kafka brokers at"
+                + " no-such-host.invalid:9092 (--bootstrap-servers): No resolvable bootstrap urls given in"
+                + " bootstrap.servers\n");
         Cli.Result reconcile = Cli.run("kafka", "reconcile", "--bootstrap-servers", servers, "--topic", "t",
                 "--option", "kafka.default.api.timeout.ms=1000");
         assertThat(reconcile.exitCode()).isEqualTo(1);
