@@ -28,6 +28,7 @@ public final class Main {
                 .addSubcommand("show", new CheckpointShowCommand()));
         cmd.addSubcommand("kafka", new CommandLine(new KafkaCommand())
                 .addSubcommand("dev", new KafkaDevCommand(env))
+                .addSubcommand("topics", new KafkaTopicsCommand())
                 .addSubcommand("reconcile", new KafkaReconcileCommand()));
         cmd.setExecutionExceptionHandler(reporter);
         cmd.setParameterExceptionHandler(reporter);
