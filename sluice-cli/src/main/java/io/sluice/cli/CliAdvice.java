@@ -6,9 +6,9 @@ import java.util.regex.Pattern;
 
 /**
  * Rewords the engine's advice to a Java API user ({@code call schema("...")}, {@code spark.read.load(..)},
- * {@code option("host", ...)}, {@code call format("...")}) as the command line's: the flag, and the pipeline file key. The engine's messages
- * stay Spark's for library users; each phrase reworded here is pinned by a test running the command that gets it,
- * so a change of the engine's wording shows there.
+ * {@code option("host", ...)}, {@code call format("...")}) as the command line's: the flag, and the pipeline file
+ * key. The engine's messages stay Spark's for library users; each phrase reworded here is pinned by a test running
+ * the command that gets it, so a change of the engine's wording shows there.
  */
 final class CliAdvice {
 

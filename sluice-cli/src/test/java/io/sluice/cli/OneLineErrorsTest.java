@@ -70,7 +70,8 @@ class OneLineErrorsTest {
         int at = errorLine(all);
         // Before the error line, only Sluice's own INFO lines (--verbose raises them).
         assertThat(all.subList(0, at)).isNotEmpty().allMatch(l -> l.startsWith("INFO "))
-                .contains("INFO Checkpoint - Checkpoint " + tmp.resolve("chk2") + " is empty: starting a new query at batch 0");
+                .contains("INFO Checkpoint - Checkpoint " + tmp.resolve("chk2")
+                        + " is empty: starting a new query at batch 0");
         List<String> err = all.subList(at, all.size());
         assertThat(withoutRunId(err.get(0) + "\n")).isEqualTo(expected.formatted(startedId(v)));
         assertThat(err.get(1)).startsWith("io.sluice.core.StreamingQueryException: Query [id = ");
