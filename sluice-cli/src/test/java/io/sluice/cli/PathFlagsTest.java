@@ -33,7 +33,7 @@ class PathFlagsTest {
     private static void assertUsage(Cli.Result r, String message) {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).isEqualTo("sluice: " + message + "\nTry 'sluice run --help' for more information.\n");
+        assertThat(r.err()).isEqualTo("sluice: " + message + "; see 'sluice run --help'\n");
     }
 
     @ParameterizedTest
@@ -100,6 +100,6 @@ class PathFlagsTest {
         Cli.Result r = Cli.run("checkpoint", "show", "s3a://bucket/chk");
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("sluice: " + notSupported("DIR", "s3a://bucket/chk")
-                + "\nTry 'sluice checkpoint show --help' for more information.\n");
+                + "; see 'sluice checkpoint show --help'\n");
     }
 }

@@ -220,7 +220,7 @@ class RunCommandTest {
 
     private static void assertUsage(Cli.Result r, String message) {
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).isEqualTo("sluice: " + message + "\nTry 'sluice run --help' for more information.\n");
+        assertThat(r.err()).isEqualTo("sluice: " + message + "; see 'sluice run --help'\n");
         assertThat(r.out()).isEmpty();
     }
 
@@ -276,14 +276,12 @@ class RunCommandTest {
     void unknownFlagAndMissingSubcommand() {
         Cli.Result r = Cli.run("run", "--sourse", "rate");
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).isEqualTo("sluice: Unknown option: '--sourse'\n"
-                + "Possible solutions: --source, --source-option\n"
-                + "Try 'sluice run --help' for more information.\n");
+        assertThat(r.err()).isEqualTo("sluice: Unknown option: '--sourse' (possible solutions: --source, "
+                + "--source-option); see 'sluice run --help'\n");
 
         Cli.Result none = Cli.run();
         assertThat(none.exitCode()).isEqualTo(2);
-        assertThat(none.err()).isEqualTo("sluice: Missing required subcommand\n"
-                + "Try 'sluice --help' for more information.\n");
+        assertThat(none.err()).isEqualTo("sluice: Missing required subcommand; see 'sluice --help'\n");
     }
 
     @Test

@@ -47,6 +47,8 @@ import java.util.stream.Stream;
  */
 final class MicroBatchExecution implements StreamingQuery {
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
+    /** Its own logger, so an application that reports failures itself (the CLI) can leave this one out. */
+    private static final Logger FAILURE_LOG = LoggerFactory.getLogger(StreamingQueryException.FAILURE_LOGGER);
     /** Spark's spark.sql.streaming.pollingDelay: how long an empty back-to-back trigger waits. */
     static final long POLLING_DELAY_MS = 10;
     /** Spark's spark.sql.streaming.noDataProgressEventInterval. */
@@ -194,7 +196,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 return; // the finally block still runs
             }
             failure = new StreamingQueryException("Query " + describe() + " terminated with exception: " + t, t, id, runId);
-            LOG.error("Query {} failed", describe(), t);
+            FAILURE_LOG.error("Query {} failed", describe(), t);
         } finally {
             Thread.interrupted(); // stop()'s interrupt is spent: let the clean-up below close channels normally
             streams.forEach(MicroBatchExecution::stopQuietly);

@@ -88,6 +88,21 @@ public final class LedgerSource implements DataSource {
         return new Reader(Settings.of(context.options()));
     }
 
+    /** The most of a server's answer an error message quotes. */
+    static final int EXCERPT_CHARS = 300;
+
+    /**
+     * The start of a server's answer, on one line, for an error message: a proxy in front of the ledger may answer
+     * with an HTML error page of many kilobytes, which would bury the message (and every log line quoting it).
+     */
+    static String excerpt(String body) {
+        String line = body.strip().replaceAll("\\s+", " ");
+        if (line.length() <= EXCERPT_CHARS) {
+            return line;
+        }
+        return line.substring(0, EXCERPT_CHARS) + "... (" + (line.length() - EXCERPT_CHARS) + " more characters)";
+    }
+
     /** One run's reader. Holds an HTTP client; the ledger itself holds the data. */
     static final class Reader implements DataSourceStreamReader<LedgerOffset>, SupportsAvailableNow {
         private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -170,13 +185,13 @@ public final class LedgerSource implements DataSource {
             return rows.iterator();
         }
 
-        private static String get(String url) {
+        static String get(String url) {
             try {
                 HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url))
                         .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     throw new IllegalStateException("GET " + url + " answered " + response.statusCode() + ": "
-                            + response.body());
+                            + excerpt(response.body()));
                 }
                 return response.body();
             } catch (IOException e) {
