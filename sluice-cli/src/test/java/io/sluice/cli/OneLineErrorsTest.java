@@ -100,7 +100,9 @@ class OneLineErrorsTest {
         Cli.Result r = sluice("checkpoint", "show", "nowhere");
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).isEqualTo("sluice: No checkpoint at nowhere: no such folder\n");
+        // A relative DIR is named as the absolute folder it resolved to (from the command's working folder).
+        assertThat(r.err()).isEqualTo("sluice: No checkpoint at " + tmp.toAbsolutePath().resolve("nowhere")
+                + ": no such folder\n");
     }
 
     @Test
