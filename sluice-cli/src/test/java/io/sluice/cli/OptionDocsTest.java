@@ -92,6 +92,14 @@ class OptionDocsTest {
     }
 
     @Test
+    void theEngineDocumentsExactlyItsWriterOptions() throws IOException {
+        List<String> problems = new ArrayList<>();
+        check("engine", DataStreamWriter.ENGINE_OPTIONS, OptionSet.none(),
+                rows(List.of("engine.md#Engine options (on writeStream())")), problems);
+        assertThat(problems).isEmpty();
+    }
+
+    @Test
     void theCheckFindsAMissingAnUndeclaredAndAWrongDefault() throws IOException {
         List<String> problems = new ArrayList<>();
         OptionSet options = OptionSet.of(OptionDef.integer("a", 1, "x"), OptionDef.bool("b", true, "y"));
