@@ -52,17 +52,22 @@ final class UnknownOptions {
         }
         for (var e : given.asMap().entrySet()) {
             String name = e.getKey();
-            if (declared.knows(name)) {
+            if (declared.find(name).isPresent()) {
                 continue;
             }
             String where = "Unknown option '" + name + "' for " + kind + " '" + provider + "'";
+            // The value is never shown; a secret one is not even kept in the exception.
+            String value = Options.isSecretKey(name) ? Options.SECRET_MASK : e.getValue();
+            // Also under a pass-through prefix: kafka.bootstrap.server is a typo, not a client setting.
             Optional<String> near = nearest(name, names);
             if (near.isPresent()) {
-                throw new InvalidOptionException(name, e.getValue(), where + ": did you mean '" + near.get() + "'?",
-                        true);
+                throw new InvalidOptionException(name, value, where + ": did you mean '" + near.get() + "'?", true);
+            }
+            if (declared.knows(name)) {
+                continue;
             }
             if (error) {
-                throw new InvalidOptionException(name, e.getValue(), where + " (" + CONFIG_KEY + "=error): "
+                throw new InvalidOptionException(name, value, where + " (" + CONFIG_KEY + "=error): "
                         + (names.isEmpty() ? "it takes no options" : "the declared options are "
                         + String.join(", ", names)) + declaredPrefixes(declared), true);
             }

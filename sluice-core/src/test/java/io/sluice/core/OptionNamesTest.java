@@ -175,7 +175,8 @@ class OptionNamesTest extends EngineTestBase {
 
             @Override
             public OptionSet options() {
-                return OptionSet.of(OptionDef.string("url", "where to read").asRequired()).withPrefixes("http.");
+                return OptionSet.of(OptionDef.string("url", "where to read").asRequired(),
+                        OptionDef.string("apiKey", "a secret")).withPrefixes("http.");
             }
 
             @Override
@@ -187,6 +188,13 @@ class OptionNamesTest extends EngineTestBase {
                 .load())
                 .hasMessage("Unknown option 'urls' for source 'declared': did you mean 'url'?");
         sluice.readStream().format("declared").option("url", "x").option("http.timeout", "1").load();
+        // A secret value is not kept in the exception either.
+        assertThatThrownBy(() -> sluice.readStream().format("declared").option("url", "x")
+                .option("apiKeys", "s3cr3t").load())
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> {
+                    assertThat(e).hasMessage("Unknown option 'apiKeys' for source 'declared': did you mean 'apiKey'?");
+                    assertThat(e.value()).isEqualTo("*****");
+                });
         assertThat(logged()).doesNotContain("Unknown option");
     }
 

@@ -36,6 +36,14 @@ class KafkaOptionNamesTest {
     }
 
     @Test
+    void aMisspeltDeclaredNameUnderThePrefixFailsToo() {
+        assertThatThrownBy(() -> sluice.readStream().format("kafka").option("kafka.bootstrap.server", "localhost:1")
+                .option("subscribe", "t").load())
+                .hasMessage("Unknown option 'kafka.bootstrap.server' for source 'kafka': did you mean "
+                        + "'kafka.bootstrap.servers'?");
+    }
+
+    @Test
     void kafkaPassThroughOptionsAreNeverUnknown() {
         StreamFrame f = sluice.readStream().format("kafka").option("kafka.bootstrap.servers", "localhost:1")
                 .option("subscribe", "t").option("KAFKA.security.protocol", "PLAINTEXT")
