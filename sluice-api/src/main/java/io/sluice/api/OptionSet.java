@@ -65,7 +65,10 @@ public final class OptionSet {
         return new OptionSet(true, defs, List.of());
     }
 
-    /** A copy that also passes through every option whose name starts with one of {@code prefixes} (e.g. {@code kafka.}). */
+    /**
+     * A copy that also passes through every option whose name starts with one of {@code prefixes} (case-insensitive,
+     * e.g. {@code kafka.}): such names are never unknown, unless close to a declared name.
+     */
     public OptionSet withPrefixes(String... prefixes) {
         List<String> all = new ArrayList<>(this.prefixes);
         all.addAll(List.of(prefixes));
@@ -125,7 +128,12 @@ public final class OptionSet {
         return false;
     }
 
-    /** The value given, else the declared default; empty when neither. */
+    /**
+     * The value given (its type and validator checked), else the declared default; empty when neither.
+     *
+     * @throws InvalidOptionException   for a given value of the wrong type, not allowed, or refused by the validator
+     * @throws IllegalArgumentException when {@code name} is not declared (a provider's bug, not the user's)
+     */
     public Optional<String> get(Options options, String name) {
         OptionDef d = def(name);
         Optional<String> given = options.get(name);
@@ -133,23 +141,27 @@ public final class OptionSet {
         return given.or(() -> Optional.ofNullable(d.defaultValue()));
     }
 
-    /** The value given (checked), else the declared default; a declared-required option missing fails. */
+    /**
+     * As {@link #get}, for an option that must have a value: one given, else the declared default.
+     *
+     * @throws InvalidOptionException {@code Option 'x' is missing: the option is required} when there is neither
+     */
     public String require(Options options, String name) {
         return get(options, name).orElseThrow(() -> new InvalidOptionException(def(name).name(), null,
                 "the option is required"));
     }
 
-    /** An int option: the given value or the default, parsed with {@link Options#getInt} and validated. */
+    /** An int option with a default or required: the value of {@link #require}, as {@link Options#getInt} words it. */
     public int getInt(Options options, String name) {
         return Integer.parseInt(require(options, name).trim());
     }
 
-    /** A long option: the given value or the default, parsed with {@link Options#getLong} and validated. */
+    /** A long option with a default or required: the value of {@link #require}, as {@link Options#getLong} words it. */
     public long getLong(Options options, String name) {
         return Long.parseLong(require(options, name).trim());
     }
 
-    /** A boolean option: the given value or the default, parsed as {@link Options#getBoolean} and validated. */
+    /** A boolean option with a default or required: the value of {@link #require}, as {@link Options#getBoolean}. */
     public boolean getBoolean(Options options, String name) {
         return Boolean.parseBoolean(require(options, name).trim().toLowerCase(Locale.ROOT));
     }

@@ -115,10 +115,12 @@ class OptionDocsTest {
 
     private static boolean builtIn(Object provider) {
         String pkg = provider.getClass().getPackageName();
-        return pkg.startsWith("io.sluice.core") || pkg.startsWith("io.sluice.files") || pkg.startsWith("io.sluice.kafka");
+        return pkg.startsWith("io.sluice.core") || pkg.startsWith("io.sluice.files")
+                || pkg.startsWith("io.sluice.kafka");
     }
 
-    private static void check(String what, OptionSet declared, OptionSet engine, List<Row> rows, List<String> problems) {
+    private static void check(String what, OptionSet declared, OptionSet engine, List<Row> rows,
+                              List<String> problems) {
         Map<String, Row> documented = new LinkedHashMap<>();
         for (Row r : rows) {
             for (String n : r.names()) {
