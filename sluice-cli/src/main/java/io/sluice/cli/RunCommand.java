@@ -99,6 +99,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Append each batch's progress JSON to FILE, one line per batch.")
     String progressFile;
 
+    @Option(names = "--conf", paramLabel = "KEY=VALUE",
+            description = "An engine setting (repeatable), e.g. sluice.options.unknown=error.")
+    List<String> conf = new ArrayList<>();
+
     @Option(names = "--plugins", paramLabel = "DIR", defaultValue = "${env:SLUICE_PLUGINS}",
             description = "A folder of jars with more sources, data sources and sinks (found through "
                     + "META-INF/services); default: the SLUICE_PLUGINS environment variable.")
@@ -126,6 +130,7 @@ final class RunCommand implements Callable<Integer> {
         // The flags first: a usage error is reported before a file is read.
         Map<String, String> srcOpts = keyValues("--source-option", sourceOptions);
         Map<String, String> sinkOpts = keyValues("--sink-option", sinkOptions);
+        Map<String, String> confs = keyValues("--conf", conf);
         reporter.redactor(Redactor.of(srcOpts, sinkOpts));
         List<Transform> steps = null;
         if (transforms != null) {
@@ -164,7 +169,7 @@ final class RunCommand implements Callable<Integer> {
             localPath("--plugins", plugins);
         }
         Pipeline flags = new Pipeline(name, source, srcOpts, schema, steps, sink, sinkOpts, checkpoint, trig,
-                progressFile);
+                progressFile, confs);
         Pipeline fromFile = pipelineFile == null ? Pipeline.empty() : PipelineFile.read(pipelineFile);
         Pipeline merged = fromFile.overriddenBy(flags);
         reporter.redactor(merged.redactor());
@@ -201,8 +206,10 @@ final class RunCommand implements Callable<Integer> {
         // A format given as a provider's class name is loaded through the context class loader.
         self.setContextClassLoader(loader);
         ProgressFile progress = null;
-        try (Sluice sluice = Sluice.builder().classLoader(loader)
-                .stopGracePeriod(Duration.ofSeconds(STOP_GRACE_SECONDS)).build()) {
+        Sluice.Builder builder = Sluice.builder().classLoader(loader)
+                .stopGracePeriod(Duration.ofSeconds(STOP_GRACE_SECONDS));
+        p.conf().forEach(builder::config);
+        try (Sluice sluice = builder.build()) {
             DataStreamReader reader = sluice.readStream().format(p.sourceFormat()).options(p.sourceOptions());
             if (p.schema() != null) {
                 reader.schema(p.schema());

@@ -1,6 +1,8 @@
 package io.sluice.examples.ledger;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
@@ -72,9 +74,21 @@ public final class LedgerSource implements DataSource {
         }
     }
 
+    /** Declared once: the engine checks option names against these; {@link Settings} checks the values. */
+    static final OptionSet OPTIONS = OptionSet.of(
+            OptionDef.string("url", "the ledger server, e.g. http://127.0.0.1:8080").asRequired(),
+            OptionDef.of("maxRowsPerBatch", OptionDef.Type.LONG, "the most entries a batch takes"),
+            OptionDef.longValue("rowsPerPartition", 1000, "the most entries a partition reads"),
+            OptionDef.longValue("startingSeq", 0, "the offset a new query starts from"));
+
     @Override
     public String name() {
         return "ledger";
+    }
+
+    @Override
+    public OptionSet options() {
+        return OPTIONS;
     }
 
     @Override

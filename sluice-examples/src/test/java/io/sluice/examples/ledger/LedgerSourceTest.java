@@ -95,6 +95,10 @@ class LedgerSourceTest {
         assertThatThrownBy(() -> sluice.readStream().format("ledger").option("url", ledger.url())
                 .option("maxRowsPerBatch", 0).load())
                 .hasMessage("Invalid value '0' for option 'maxRowsPerBatch': a positive number is accepted");
+        // The declared options: a misspelt name fails before any value is checked.
+        assertThatThrownBy(() -> sluice.readStream().format("ledger").option("url", ledger.url())
+                .option("maxRowPerBatch", 0).load())
+                .hasMessage("Unknown option 'maxRowPerBatch' for source 'ledger': did you mean 'maxRowsPerBatch'?");
     }
 
     @Test

@@ -1,12 +1,14 @@
 package io.sluice.files.source;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
+import io.sluice.files.format.FileFormats;
 import io.sluice.files.fs.FileStatus;
 import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
@@ -46,6 +48,12 @@ abstract class FileSourceProvider implements SourceProvider {
     @Override
     public final String shortName() {
         return format;
+    }
+
+    /** The source's own options, then the format's reading options. */
+    @Override
+    public final OptionSet options() {
+        return FileSourceOptionDefs.SOURCE.and(FileFormats.options(format));
     }
 
     @Override
