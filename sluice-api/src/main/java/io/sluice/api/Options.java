@@ -15,7 +15,7 @@ import java.util.TreeMap;
  */
 public final class Options {
     private static final Options EMPTY = new Options(Map.of());
-    private static final List<String> SECRET_KEY_PARTS = List.of("password", "secret", "sasl.jaas.config", "token", "key");
+    private static final List<String> SECRET_KEY_PARTS = List.of("password", "secret", "sasl.jaas.config", "token");
     /** What {@link #toString()} shows instead of a secret value. */
     public static final String SECRET_MASK = "*****";
     private final Map<String, String> byLowerKey;
@@ -137,9 +137,13 @@ public final class Options {
     }
 
     /**
-     * True when values of options with this key are secrets that must never be printed: keys containing
-     * {@code password}, {@code secret}, {@code sasl.jaas.config}, {@code token} or {@code key} (case-insensitive),
-     * as in {@code kafka.ssl.key.password} or {@code kafka.sasl.jaas.config}.
+     * True when values of options with this key are secrets that must never be printed. Case-insensitively, a key
+     * is secret when it contains {@code password}, {@code secret}, {@code sasl.jaas.config} or {@code token}, or
+     * when its last dot-separated part ends with {@code key}: {@code kafka.ssl.key.password},
+     * {@code kafka.ssl.keystore.password}, {@code kafka.ssl.keystore.key} (a PEM private key),
+     * {@code kafka.sasl.jaas.config}, {@code apiKey}, {@code aws.secret.access.key}, {@code token}. Where a file
+     * or a format is, as {@code kafka.ssl.keystore.location}, {@code kafka.ssl.truststore.location},
+     * {@code kafka.ssl.keystore.type} or {@code kafka.key.serializer}, is not a secret and is shown.
      */
     public static boolean isSecretKey(String key) {
         String k = key.toLowerCase(Locale.ROOT);
@@ -148,7 +152,7 @@ public final class Options {
                 return true;
             }
         }
-        return false;
+        return k.substring(k.lastIndexOf('.') + 1).endsWith("key");
     }
 
     /** {@code {k1=v1, kafka.ssl.key.password=*****}}: the options in their order, secret values masked. */

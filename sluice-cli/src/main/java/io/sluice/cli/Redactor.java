@@ -12,9 +12,10 @@ import java.util.Map;
  * Hides secret option values in everything the command line prints: option listings, error messages, stack
  * traces and progress lines.
  *
- * <p>An option is secret when its key, ignoring case, contains {@code password}, {@code secret},
- * {@code sasl.jaas.config}, {@code token} or {@code key} (so {@code ssl.key.password}, {@code apiKey},
- * {@code kafka.sasl.jaas.config}, {@code aws.secret.access.key} are secret). Its value is shown as {@value #MASK}.
+ * <p>An option is secret as {@link Options#isSecretKey(String)} says: its key, ignoring case, contains
+ * {@code password}, {@code secret}, {@code sasl.jaas.config} or {@code token}, or its last dot-separated part
+ * ends with {@code key} (so {@code ssl.key.password}, {@code apiKey}, {@code kafka.sasl.jaas.config},
+ * {@code aws.secret.access.key} are secret, {@code ssl.keystore.location} is not). Its value is shown as {@value #MASK}.
  * A redactor built from options also replaces every occurrence of each secret value in free text, so a message
  * that echoes a secret (e.g. {@code Invalid value 's3cr3t' for option 'password'}) does not leak it. Immutable
  * and thread-safe.
@@ -60,6 +61,22 @@ public final class Redactor {
     /** The value as it may be printed for this key. */
     public static String value(String key, String value) {
         return isSecret(key) ? MASK : value;
+    }
+
+    /**
+     * A {@code KEY=VALUE} argument that has no {@code =}, as it may be printed in a usage error. Written with
+     * another separator ({@code kafka.ssl.key.password:S3cret}, or a space), a secret key's value is masked
+     * ({@code kafka.ssl.key.password:*****}); with none, text that names a secret is masked whole, since where
+     * its value starts cannot be told.
+     */
+    public static String pairWithoutEquals(String pair) {
+        for (int i = 0; i < pair.length(); i++) {
+            char c = pair.charAt(i);
+            if (c == ':' || Character.isWhitespace(c)) {
+                return isSecret(pair.substring(0, i).strip()) ? pair.substring(0, i + 1) + MASK : pair;
+            }
+        }
+        return isSecret(pair) ? MASK : pair;
     }
 
     /** {@code {k1=v1, password=*****}}, in the map's order. */

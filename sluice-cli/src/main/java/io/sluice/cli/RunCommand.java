@@ -153,7 +153,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (schema != null) {
             try {
-                StructType.fromDDL(schema);
+                StructType.checkUserSpecified(StructType.fromDDL(schema));
             } catch (IllegalArgumentException e) {
                 throw usage("Invalid --schema '" + schema + "': " + ErrorReporter.oneLine(e));
             }
@@ -187,7 +187,7 @@ final class RunCommand implements Callable<Integer> {
         }
         if (schema == null && merged.schema() != null) {
             try {
-                StructType.fromDDL(merged.schema());
+                StructType.checkUserSpecified(StructType.fromDDL(merged.schema()));
             } catch (IllegalArgumentException e) {
                 throw new PipelineFileException(pipelineFile + ": invalid source.schema '" + merged.schema() + "': "
                         + ErrorReporter.oneLine(e));
@@ -322,7 +322,7 @@ final class RunCommand implements Callable<Integer> {
         for (String pair : pairs) {
             int eq = pair.indexOf('=');
             if (eq < 0) {
-                throw usage("Invalid " + flag + " '" + pair + "': expected KEY=VALUE");
+                throw usage("Invalid " + flag + " '" + Redactor.pairWithoutEquals(pair) + "': expected KEY=VALUE");
             }
             String key = pair.substring(0, eq).strip();
             if (key.isEmpty()) {

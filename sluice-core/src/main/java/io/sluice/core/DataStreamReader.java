@@ -58,15 +58,25 @@ public final class DataStreamReader {
         return this;
     }
 
+    /**
+     * The schema the source reads with.
+     *
+     * @throws IllegalArgumentException for an empty schema or duplicate column names
+     *                                  ({@link StructType#checkUserSpecified(StructType)})
+     */
     public DataStreamReader schema(StructType schema) {
-        this.schema = schema;
+        this.schema = StructType.checkUserSpecified(schema);
         return this;
     }
 
-    /** The schema in DDL form, e.g. {@code "seq long, account string, amount long"}. */
+    /**
+     * The schema in DDL form, e.g. {@code "seq long, account string, amount long"}.
+     *
+     * @throws IllegalArgumentException for DDL that does not parse, a blank one (the empty schema) or duplicate
+     *                                  column names ({@link StructType#checkUserSpecified(StructType)})
+     */
     public DataStreamReader schema(String ddl) {
-        this.schema = StructType.fromDDL(ddl);
-        return this;
+        return schema(StructType.fromDDL(ddl));
     }
 
     /**

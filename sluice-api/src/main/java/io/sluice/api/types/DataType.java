@@ -16,6 +16,13 @@ package io.sluice.api.types;
  */
 public sealed interface DataType permits AtomicType, DecimalType, ArrayType, MapType, StructType {
 
+    /**
+     * The deepest nesting of {@code array<}, {@code map<} and {@code struct<} that {@link #fromDDL(String)} and
+     * {@link StructType#fromDDL(String)} read: 1,000, Jackson's default JSON nesting limit (JSON data cannot
+     * nest deeper than that anyway). Deeper DDL is refused with a {@link SchemaParseException}.
+     */
+    int MAX_NESTING_DEPTH = 1000;
+
     /** The type as Spark's {@code simpleString} writes it, e.g. {@code bigint}, {@code array<string>}. */
     String simpleString();
 

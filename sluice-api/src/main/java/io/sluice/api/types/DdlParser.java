@@ -29,6 +29,9 @@ import java.util.Set;
  * Keywords and type names are case-insensitive; column names keep their case. Whitespace and SQL comments
  * ({@code -- line} and {@code /* block *}{@code /}) may appear between any two tokens.
  *
+ * <p>Types nest at most {@link DataType#MAX_NESTING_DEPTH} levels ({@code array<}, {@code map<} and {@code struct<}
+ * each open one): deeper input is refused with a clear error rather than exhausting the thread's stack.
+ *
  * <p>Every error is a {@link SchemaParseException} whose message names the offending token and its position,
  * then repeats the input with a caret under that position.
  */
@@ -252,6 +255,8 @@ final class DdlParser {
         private final String input;
         private final List<Token> tokens;
         private int pos;
+        /** How many array/map/struct types enclose the type being read. */
+        private int depth;
 
         Parser(String input, List<Token> tokens) {
             this.input = input;
@@ -339,6 +344,18 @@ final class DdlParser {
                 }
                 return atomic;
             }
+            if (name.equals("array") || name.equals("map") || name.equals("struct")) {
+                if (depth >= DataType.MAX_NESTING_DEPTH) {
+                    throw syntax(t, "types nest deeper than " + DataType.MAX_NESTING_DEPTH
+                            + " levels (the most Sluice reads, as Jackson's default JSON nesting limit)");
+                }
+                depth++;
+                try {
+                    return nested(name);
+                } finally {
+                    depth--;
+                }
+            }
             switch (name) {
                 case "decimal", "dec", "numeric":
                     return decimal();
@@ -353,6 +370,19 @@ final class DdlParser {
                     close(open, ')');
                     return AtomicType.STRING_TYPE;
                 }
+                default:
+                    if (UNSUPPORTED.contains(name)) {
+                        throw error(t.start, "Unsupported data type '" + t.text + "' at " + where(t.start)
+                                + ": Spark has it but Sluice does not; known types: " + KNOWN_TYPES);
+                    }
+                    throw error(t.start, "Unknown data type '" + t.text + "' at " + where(t.start)
+                            + "; known types: " + KNOWN_TYPES);
+            }
+        }
+
+        /** {@code array<..>}, {@code map<..>} or {@code struct<..>}, after the type name. */
+        private DataType nested(String name) {
+            switch (name) {
                 case "array": {
                     Token open = openAngle(name, "array<int>");
                     DataType element = type();
@@ -381,12 +411,7 @@ final class DdlParser {
                     return new StructType(fields);
                 }
                 default:
-                    if (UNSUPPORTED.contains(name)) {
-                        throw error(t.start, "Unsupported data type '" + t.text + "' at " + where(t.start)
-                                + ": Spark has it but Sluice does not; known types: " + KNOWN_TYPES);
-                    }
-                    throw error(t.start, "Unknown data type '" + t.text + "' at " + where(t.start)
-                            + "; known types: " + KNOWN_TYPES);
+                    throw new IllegalStateException(name); // type() calls this for the three names above only
             }
         }
 

@@ -3,10 +3,13 @@ package io.sluice.api.types;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -131,6 +134,51 @@ public final class StructType implements DataType {
     @Override
     public String toString() {
         return simpleString();
+    }
+
+    /**
+     * Checks a schema a user gives a source ({@code schema(..)}, the CLI's {@code --schema}, a pipeline file's
+     * {@code source.schema}) and returns it. Refused, with an {@link IllegalArgumentException}:
+     * <ul>
+     *   <li>an empty schema (from blank DDL such as an unset shell variable): it would read every row as
+     *       {@code {}};</li>
+     *   <li>duplicate column names, compared case-insensitively as Spark does by default, at the top level and
+     *       inside nested structs (also in arrays and maps), with Spark's message
+     *       {@code Found duplicate column(s) in the user specified schema: `id`} (each duplicate name in lower
+     *       case, in order of first appearance, joined by ", ").</li>
+     * </ul>
+     */
+    public static StructType checkUserSpecified(StructType schema) {
+        if (schema.size() == 0) {
+            throw new IllegalArgumentException("The user specified schema is empty: give at least one column, as"
+                    + " in \"id long, name string\" (an empty schema would read every row as {})");
+        }
+        checkDuplicates(schema);
+        return schema;
+    }
+
+    /** Spark's {@code SchemaUtils.checkSchemaColumnNameDuplication}, case-insensitive, recursing as it does. */
+    private static void checkDuplicates(DataType type) {
+        if (type instanceof ArrayType a) {
+            checkDuplicates(a.elementType());
+        } else if (type instanceof MapType m) {
+            checkDuplicates(m.keyType());
+            checkDuplicates(m.valueType());
+        } else if (type instanceof StructType s) {
+            Set<String> seen = new HashSet<>();
+            Set<String> duplicates = new LinkedHashSet<>();
+            for (StructField f : s.fields) {
+                String lower = f.name().toLowerCase(Locale.ROOT);
+                if (!seen.add(lower)) {
+                    duplicates.add(lower);
+                }
+            }
+            if (!duplicates.isEmpty()) {
+                throw new IllegalArgumentException("Found duplicate column(s) in the user specified schema: "
+                        + duplicates.stream().map(d -> "`" + d + "`").collect(Collectors.joining(", ")));
+            }
+            s.fields.forEach(f -> checkDuplicates(f.dataType()));
+        }
     }
 
     /** An empty schema. */
