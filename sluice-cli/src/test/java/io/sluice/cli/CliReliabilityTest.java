@@ -1,0 +1,79 @@
+package io.sluice.cli;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Issue 14 on the command line: nothing is lost and no secret is printed, whatever the user types. */
+class CliReliabilityTest {
+    private static final String EMPTY = "The user specified schema is empty: give at least one column, as in "
+            + "\"id long, name string\" (an empty schema would read every row as {})";
+
+    @TempDir
+    Path tmp;
+
+    private static void assertUsage(Cli.Result r, String message) {
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).isEqualTo("sluice: " + message + "; see 'sluice run --help'\n");
+        assertThat(r.out()).isEmpty();
+    }
+
+    private Cli.Result jsonRun(String... more) {
+        String[] base = {"run", "--source", "json", "--source-option", "path=" + tmp, "--sink", "noop"};
+        String[] args = java.util.Arrays.copyOf(base, base.length + more.length);
+        System.arraycopy(more, 0, args, base.length, more.length);
+        return Cli.run(args);
+    }
+
+    @Test
+    void emptyOrBlankSchemaFlagIsRefused() {
+        assertUsage(jsonRun("--schema", ""), "Invalid --schema '': " + EMPTY);
+        assertUsage(jsonRun("--schema", "  "), "Invalid --schema '  ': " + EMPTY);
+    }
+
+    @Test
+    void duplicateColumnsInTheSchemaFlagAreRefused() {
+        assertUsage(jsonRun("--schema", "id long, id long"), "Invalid --schema 'id long, id long': "
+                + "Found duplicate column(s) in the user specified schema: `id`");
+        assertUsage(jsonRun("--schema", "s struct<a: int, A: int>"), "Invalid --schema 's struct<a: int, A: int>': "
+                + "Found duplicate column(s) in the user specified schema: `a`");
+    }
+
+    @Test
+    void emptyOrDuplicateSchemaInAPipelineFileIsRefused() throws IOException {
+        Path yaml = tmp.resolve("p.yaml");
+        Files.writeString(yaml, "source:\n  format: json\n  schema: \"\"\n  options: {path: " + tmp
+                + "}\nsink: {format: noop}\n");
+        Cli.Result r = Cli.run("run", yaml.toString());
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice: " + yaml + ": invalid source.schema '': " + EMPTY + "\n");
+
+        Files.writeString(yaml, "source:\n  format: json\n  schema: \"id long, ID string\"\n  options: {path: " + tmp
+                + "}\nsink: {format: noop}\n");
+        r = Cli.run("run", yaml.toString());
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice: " + yaml + ": invalid source.schema 'id long, ID string': "
+                + "Found duplicate column(s) in the user specified schema: `id`\n");
+    }
+
+    @Test
+    void aSecretWrittenWithAColonIsMaskedInTheUsageError() {
+        assertUsage(jsonRun("--source-option", "kafka.ssl.key.password:S3cret"),
+                "Invalid --source-option 'kafka.ssl.key.password:*****': expected KEY=VALUE");
+        assertUsage(jsonRun("--sink-option", "kafka.sasl.jaas.config S3cret"),
+                "Invalid --sink-option 'kafka.sasl.jaas.config *****': expected KEY=VALUE");
+        // No separator at all: where the value starts cannot be told, so the whole text is hidden.
+        assertUsage(jsonRun("--source-option", "kafka.ssl.key.passwordS3cret"),
+                "Invalid --source-option '*****': expected KEY=VALUE");
+        // Not a secret: shown as typed, so the user sees the mistake.
+        assertUsage(jsonRun("--source-option", "maxFilesPerTrigger:5"),
+                "Invalid --source-option 'maxFilesPerTrigger:5': expected KEY=VALUE");
+        assertUsage(jsonRun("--source-option", "kafka.ssl.keystore.location:/etc/ks.jks"),
+                "Invalid --source-option 'kafka.ssl.keystore.location:/etc/ks.jks': expected KEY=VALUE");
+    }
+}
