@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import java.util.Optional;
 import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.datasource.DataSourceStreamReader;
@@ -41,6 +42,11 @@ class DataSourceStream implements MicroBatchStream {
     @Override
     public Offset deserializeOffset(String json) {
         return ValueOffset.read(name, Offset.of(json), type);
+    }
+
+    @Override
+    public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        return ValueOffset.wentBackwards(previousEnd, end);
     }
 
     @Override

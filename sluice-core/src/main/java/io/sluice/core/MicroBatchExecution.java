@@ -108,13 +108,18 @@ final class MicroBatchExecution implements StreamingQuery {
         this.initial = new Offset[streams.size()];
         int n = streams.size();
         if (recovery instanceof RecoveryPlan.Resume r) {
-            committedAtStart = deserialize(r.startOffsets(), r.nextBatchId() - 1);
+            long latest = r.nextBatchId() - 1;
+            committedAtStart = deserialize(r.startOffsets(), latest);
+            previousEnd(latest).ifPresent(previous -> checkForward(latest, previous, committedAtStart));
             pendingAtStart = null;
         } else if (recovery instanceof RecoveryPlan.Rerun r) {
             committedAtStart = r.startOffsets() == null ? new Offset[n]
                     : deserialize(r.startOffsets(), r.batchId() - 1);
-            pendingAtStart = new Batch(r.batchId(), committedAtStart, deserialize(r.endOffsets(), r.batchId()),
-                    new Offset[n]);
+            Offset[] end = deserialize(r.endOffsets(), r.batchId());
+            if (r.startOffsets() != null) {
+                checkForward(r.batchId(), committedAtStart, end);
+            }
+            pendingAtStart = new Batch(r.batchId(), committedAtStart, end, new Offset[n]);
             LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
                     r.batchId());
         } else {
@@ -640,9 +645,42 @@ final class MicroBatchExecution implements StreamingQuery {
         Offset[] out = new Offset[streams.size()];
         for (int i = 0; i < out.length; i++) {
             String json = seq.offsets().get(i);
-            out[i] = json == null ? null : streams.get(i).deserializeOffset(json);
+            try {
+                out[i] = json == null ? null : streams.get(i).deserializeOffset(json);
+            } catch (RuntimeException e) {
+                throw checkpoint.offsetLog().badOffset(batchId, i, streams.get(i).description(), e);
+            }
         }
         return out;
+    }
+
+    /**
+     * The logged end of the batch before {@code batchId}, to check the newest one against; empty when there is
+     * none to compare with (batch 0, purged, or unreadable: a resume does not need it, so it does not fail one).
+     */
+    private Optional<Offset[]> previousEnd(long batchId) {
+        if (batchId == 0) {
+            return Optional.empty();
+        }
+        try {
+            return checkpoint.offsetLog().get(batchId - 1).map(seq -> deserialize(seq, batchId - 1));
+        } catch (RuntimeException e) {
+            LOG.debug("Not comparing {} with the batch before it: {}", checkpoint.offsetLog().fileFor(batchId),
+                    e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /** Refuses a logged end of batch {@code batchId} before the previous batch's end, for a source that can tell. */
+    private void checkForward(long batchId, Offset[] previous, Offset[] end) {
+        for (int i = 0; i < end.length; i++) {
+            if (previous[i] != null && end[i] != null) {
+                Optional<String> back = streams.get(i).wentBackwards(previous[i], end[i]);
+                if (back.isPresent()) {
+                    throw checkpoint.offsetLog().wentBackwards(batchId, i, streams.get(i).description(), back.get());
+                }
+            }
+        }
     }
 
     private Offset initialOffset(int i) {

@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import java.util.Optional;
 import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
@@ -56,6 +57,11 @@ final class SimpleDataSourceStream implements MicroBatchStream, DriverLocalReade
     @Override
     public Offset deserializeOffset(String json) {
         return ValueOffset.read(name, Offset.of(json), type);
+    }
+
+    @Override
+    public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        return ValueOffset.wentBackwards(previousEnd, end);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import java.util.Optional;
 import io.sluice.api.Offset;
 import io.sluice.api.datasource.OffsetJson;
 import io.sluice.api.datasource.SourceContractException;
@@ -92,6 +93,16 @@ record ValueOffset(String json, Object value) implements Offset {
     private static boolean backwards(ValueOffset later, ValueOffset earlier) {
         OffsetJson.Order o = OffsetJson.compare(later.json(), earlier.json());
         return o == OffsetJson.Order.BEFORE || o == OffsetJson.Order.MIXED;
+    }
+
+    /** {@code MicroBatchStream.wentBackwards} for data sources, ordered by {@link OffsetJson#compare}. */
+    static Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        OffsetJson.Order o = OffsetJson.compare(end.json(), previousEnd.json());
+        if (o == OffsetJson.Order.BEFORE || o == OffsetJson.Order.MIXED) {
+            return Optional.of(end.json() + " is " + (o == OffsetJson.Order.MIXED ? "partly " : "") + "before "
+                    + previousEnd.json());
+        }
+        return Optional.empty();
     }
 
     /** Partitions must be Java-serializable so a bridge can ship them; checked when planned. */

@@ -201,6 +201,20 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         return PartitionOffsets.parse(json);
     }
 
+    /** Each partition in both whose offset went back, as {@code partition events-2: 100 is before 1000}. */
+    @Override
+    public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        Map<TopicPartition, Long> before = ((PartitionOffsets) toOffsets(previousEnd)).offsets();
+        List<String> back = new ArrayList<>();
+        ((PartitionOffsets) toOffsets(end)).offsets().forEach((tp, after) -> {
+            Long b = before.get(tp);
+            if (b != null && after < b) {
+                back.add("partition " + tp + ": " + after + " is before " + b);
+            }
+        });
+        return back.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", back));
+    }
+
     @Override
     public ReadLimit defaultReadLimit() {
         Optional<Long> max = options.maxOffsetsPerTrigger();

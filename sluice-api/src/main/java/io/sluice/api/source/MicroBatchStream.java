@@ -33,6 +33,25 @@ public interface MicroBatchStream {
     /** Reads back an offset this stream wrote (its {@link Offset#json()}) from the offset log. */
     Offset deserializeOffset(String json);
 
+    /**
+     * What went backwards when {@code end} lies before {@code previousEnd}, or empty. Both are offsets this stream
+     * wrote, read back with {@link #deserializeOffset}. The engine calls it when a query resumes, with the
+     * logged ends of the two newest batches ({@code offsets/N-1} and {@code offsets/N}): offsets never go
+     * backwards, so an end before the previous one means an edited or mixed-up offsets file, and reading from it
+     * would read data again. The engine then refuses to start, naming both files.
+     *
+     * <p>The default returns empty (no check): {@link Offset} has no ordering, only the stream knows one. A
+     * stream that can order its offsets should implement it; a stream whose offsets hold several positions
+     * (one per partition) names each position that went back.
+     *
+     * @return empty when {@code end} is at or after {@code previousEnd}, or when they cannot be ordered;
+     *         otherwise a clause naming the position, as {@code logOffset 3 is before 7} or
+     *         {@code partition events-2: 100 is before 1000}
+     */
+    default Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        return Optional.empty();
+    }
+
     /** The read limit the options ask for (e.g. {@code maxFilesPerTrigger}); {@link ReadLimit#allAvailable()} by default. */
     default ReadLimit defaultReadLimit() {
         return ReadLimit.allAvailable();

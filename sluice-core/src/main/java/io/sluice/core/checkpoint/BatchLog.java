@@ -1,6 +1,7 @@
 package io.sluice.core.checkpoint;
 
 import io.sluice.api.io.DurableFiles;
+import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.io.IOException;
@@ -12,19 +13,27 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A folder of files named by batch id, like Spark's HDFSMetadataLog: {@code <dir>/0}, {@code <dir>/1}... Each
  * file is text whose first line is the format version ({@code v1}); the rest is up to the {@link Codec}.
  *
- * <p>Only names in canonical decimal ({@code 0} or a digit string without leading zero) are batch files; temp
- * files ({@code .3.<uuid>.tmp}), Spark's {@code .3.crc} checksums and anything else are ignored. A file is never
+ * <p>Only names exactly as Spark writes them ({@link MetadataLogFiles#batchId}: {@code 0} or digits without a
+ * leading zero) are batch files; temp files ({@code .3.<uuid>.tmp}), Spark's {@code .3.crc} checksums and anything
+ * else are ignored, and a name a user may have put there ({@code 0005}, {@code +5}, {@code 5.tmp}) is warned about
+ * once, naming the file. A file is read only when it is a regular file of at most
+ * {@link MetadataLogFiles#MAX_READ_BYTES}; anything else is a corrupt checkpoint file. A file is never
  * overwritten. Not thread-safe: one query thread writes a checkpoint (the checkpoint lock keeps others out).
  */
 final class BatchLog<T> {
@@ -49,13 +58,15 @@ final class BatchLog<T> {
         String advise(long batchId, long newestBatchId);
     }
 
-    private static final Pattern BATCH_NAME = Pattern.compile("0|[1-9][0-9]{0,18}");
+    private static final Logger LOG = LoggerFactory.getLogger(BatchLog.class);
     private static final Pattern VERSION_LINE = Pattern.compile("v([0-9]{1,9})");
 
     private final Path dir;
     private final int version;
     private final Codec<T> codec;
     private final Advisor advisor;
+    /** Unexpected names already warned about, so a listing each batch warns once per file. */
+    private final Set<String> warned = new HashSet<>();
 
     BatchLog(Path dir, int version, Codec<T> codec, Advisor advisor) {
         this.dir = dir.toAbsolutePath().normalize();
@@ -116,9 +127,11 @@ final class BatchLog<T> {
         Path file = fileFor(batchId);
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(file);
+            bytes = MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES);
         } catch (NoSuchFileException e) {
             return Optional.empty();
+        } catch (MetadataLogFiles.NotALogFileException e) {
+            throw CorruptCheckpointException.badFile(file, e.problem(), advise(batchId), null);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read checkpoint file " + file + ": " + e.getMessage(), e);
         }
@@ -149,9 +162,13 @@ final class BatchLog<T> {
         List<Long> ids = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path entry : entries) {
-                Long id = batchIdOf(entry.getFileName().toString());
-                if (id != null) {
-                    ids.add(id);
+                String name = entry.getFileName().toString();
+                OptionalLong id = MetadataLogFiles.batchId(name);
+                if (id.isPresent()) {
+                    ids.add(id.getAsLong());
+                } else if (MetadataLogFiles.isUnexpected(name) && warned.add(name)) {
+                    LOG.warn("Ignoring {}: not a batch file of this log (a batch file is named by its batch id, "
+                            + "as Spark writes it: 0, 1, 2...)", entry);
                 }
             }
         } catch (NoSuchFileException e) {
@@ -177,18 +194,6 @@ final class BatchLog<T> {
             }
         }
         // No folder fsync: a deletion lost in a power loss leaves an old batch that the next purge removes.
-    }
-
-    /** The id a file name stands for, or null when it is not a batch file. */
-    static Long batchIdOf(String name) {
-        if (!BATCH_NAME.matcher(name).matches()) {
-            return null;
-        }
-        try {
-            return Long.parseLong(name);
-        } catch (NumberFormatException e) {
-            return null; // 19 digits above Long.MAX_VALUE
-        }
     }
 
     private T decode(long batchId, Path file, byte[] bytes) {

@@ -78,6 +78,29 @@ public final class OffsetLog {
         return log.fileFor(batchId);
     }
 
+    /**
+     * The error for a logged offset its source cannot read back ({@code {"logOffset":"x"}}): names the file, the
+     * source and the source's own reason.
+     */
+    public CorruptCheckpointException badOffset(long batchId, int source, String sourceName, RuntimeException cause) {
+        return CorruptCheckpointException.badFile(fileFor(batchId), "source " + source + " (" + sourceName
+                + ") cannot read its offset: " + cause.getMessage(), CorruptCheckpointException.CANNOT_START + " Put "
+                + "back the file as the query wrote it (from a backup), or " + CorruptCheckpointException
+                .RESTORE_OR_START_OVER, cause);
+    }
+
+    /**
+     * The error for a batch whose logged end for a source is before the previous batch's end: resuming would read
+     * that source's data again. Names both files, what went back, and the way out.
+     */
+    public CorruptCheckpointException wentBackwards(long batchId, int source, String sourceName, String what) {
+        return CorruptCheckpointException.badFile(fileFor(batchId), "the end it logs for source " + source + " ("
+                + sourceName + ") is before the end of the previous batch in " + fileFor(batchId - 1) + ": " + what
+                + "; offsets never go backwards, so one of the two files was edited or copied from another "
+                + "checkpoint", "Resuming would read that data again (duplicates). Put back the file as the query "
+                + "wrote it (from a backup), or " + CorruptCheckpointException.RESTORE_OR_START_OVER, null);
+    }
+
     /** Serializes the metadata line exactly as Spark: these keys, this order, compact. */
     static String metadataJson(OffsetSeq s) {
         return FileFormat.json(g -> {

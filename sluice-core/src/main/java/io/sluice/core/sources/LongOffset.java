@@ -1,5 +1,6 @@
 package io.sluice.core.sources;
 
+import java.util.Optional;
 import io.sluice.api.Offset;
 
 /** A position that is one whole number, written as a bare JSON number (Spark's {@code LongOffset}). */
@@ -23,6 +24,17 @@ record LongOffset(long value) implements Offset {
             throw new IllegalArgumentException("Invalid " + what + " offset '" + json
                     + "': a whole number (JSON number) was expected", e);
         }
+    }
+
+    /**
+     * {@link io.sluice.api.source.MicroBatchStream#wentBackwards} for streams whose offsets are one number:
+     * {@code "<name> 3 is before 7"}.
+     */
+    static Optional<String> wentBackwards(Offset previousEnd, Offset end, String what, String name) {
+        long before = of(previousEnd, what);
+        long after = of(end, what);
+        return after < before ? Optional.of(name + " " + after + " is before " + before)
+                : Optional.empty();
     }
 
     /** The number behind any offset of this kind, also one handed back as a plain JSON offset. */

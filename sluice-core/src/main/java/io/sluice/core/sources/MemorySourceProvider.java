@@ -90,6 +90,11 @@ public final class MemorySourceProvider implements SourceProvider, DriverLocalRe
         }
 
         @Override
+        public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+            return LongOffset.wentBackwards(previousEnd, end, "memory", "offset");
+        }
+
+        @Override
         public Offset latestOffset(Offset start, ReadLimit limit) {
             long latest = source.latest();
             if (start != null && latest <= LongOffset.of(start, "memory")) {

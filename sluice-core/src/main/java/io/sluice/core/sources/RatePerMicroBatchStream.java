@@ -1,5 +1,6 @@
 package io.sluice.core.sources;
 
+import java.util.Optional;
 import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
@@ -32,6 +33,13 @@ final class RatePerMicroBatchStream implements SupportsTriggerAvailableNow {
     @Override
     public Offset deserializeOffset(String json) {
         return RatePerMicroBatchOffset.parse(json);
+    }
+
+    @Override
+    public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        long before = RatePerMicroBatchOffset.of(previousEnd).offset();
+        long after = RatePerMicroBatchOffset.of(end).offset();
+        return after < before ? Optional.of("offset " + after + " is before " + before) : Optional.empty();
     }
 
     /** Spark declares {@code maxRows(rowsPerBatch)}, though every batch has exactly that many rows anyway. */

@@ -1,5 +1,6 @@
 package io.sluice.core.sources;
 
+import java.util.Optional;
 import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
@@ -100,6 +101,11 @@ final class RateStream implements MicroBatchStream {
     @Override
     public Offset deserializeOffset(String json) {
         return LongOffset.parse(json, "rate");
+    }
+
+    @Override
+    public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        return LongOffset.wentBackwards(previousEnd, end, "rate", "second");
     }
 
     @Override

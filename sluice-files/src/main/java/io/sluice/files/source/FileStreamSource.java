@@ -195,6 +195,13 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     }
 
     @Override
+    public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        long before = FileSourceOffset.of(previousEnd);
+        long after = FileSourceOffset.of(end);
+        return after < before ? Optional.of("logOffset " + after + " is before " + before) : Optional.empty();
+    }
+
+    @Override
     public ReadLimit defaultReadLimit() {
         if (opts.maxFilesPerTrigger().isPresent()) {
             return ReadLimit.maxFiles(opts.maxFilesPerTrigger().get());
