@@ -4,6 +4,7 @@ import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.io.DurableFiles;
+import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.PartitionReader;
 import io.sluice.api.source.StreamContext;
@@ -110,7 +111,8 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         Path file = metadataPath.resolve(INITIAL_OFFSETS_FILE);
         try {
             if (Files.exists(file)) {
-                String text = Files.readString(file, StandardCharsets.UTF_8);
+                String text = new String(MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES),
+                        StandardCharsets.UTF_8);
                 int nl = text.indexOf('\n');
                 if (!text.startsWith("v1") || nl < 0) {
                     throw new IllegalStateException("Unsupported format of the Kafka source's initial offsets in "
@@ -125,7 +127,9 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
                 LOG.info("Initial offsets: {}", initial.json());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            // The message names the file: a bare "No space left on device" would not say where.
+            throw new UncheckedIOException("Cannot read or write the Kafka source's initial offsets " + file + ": "
+                    + e.getMessage(), e);
         }
         return initial;
     }

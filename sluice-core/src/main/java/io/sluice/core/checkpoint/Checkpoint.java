@@ -56,6 +56,10 @@ public final class Checkpoint implements AutoCloseable {
         Path path = Objects.requireNonNull(dir, "dir").toAbsolutePath().normalize();
         try {
             DurableFiles.createDirectories(path);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            // The exception's message is the path alone: say what is in the way.
+            throw new UncheckedIOException("Cannot create checkpoint location " + path + ": " + e.getFile()
+                    + " is a file, not a folder; checkpointLocation must name a folder (or one to create)", e);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create checkpoint location " + path + ": " + e.getMessage(), e);
         }

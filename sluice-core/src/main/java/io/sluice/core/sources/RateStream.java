@@ -6,6 +6,7 @@ import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.io.DurableFiles;
+import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.PartitionReader;
@@ -63,12 +64,14 @@ final class RateStream implements MicroBatchStream {
             LOG.info("Start time: {}", now);
             return now;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read or record the rate source's start time in " + file, e);
+            throw new UncheckedIOException("Cannot read or record the rate source's start time in " + file + ": "
+                    + e.getMessage(), e);
         }
     }
 
     private static long read(Path file) throws IOException {
-        String content = Files.readString(file, StandardCharsets.UTF_8);
+        String content = new String(MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES),
+                StandardCharsets.UTF_8);
         int nl = content.indexOf('\n');
         if (content.isEmpty() || content.charAt(0) != 'v' || nl <= 0) {
             throw new IllegalStateException("Log file " + file

@@ -281,7 +281,7 @@ final class SeenFilesLog {
             throw new IllegalStateException("Concurrent update to the log. Multiple streaming jobs detected for "
                     + id + " (" + file + " already exists)", e);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot write the file source's log " + file, e);
+            throw new UncheckedIOException("Cannot write the file source's log " + file + ": " + e.getMessage(), e);
         }
         for (NewFile f : files) {
             seen.add(f.key() != null ? f.key() : key(f.uri(), f.path()), f.timestamp(), f.size());
