@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.api.io.MetadataLogFiles;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,6 +18,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,13 +29,12 @@ import java.util.regex.Pattern;
  *
  * <p>{@code io.sluice.core.checkpoint} offers its logs only through {@code Checkpoint.open}, which takes the
  * query's lock and creates folders, so the files are parsed here with the same rules: a batch file's name is a
- * batch id in plain decimal (temp and {@code .crc} files are ignored), its first line is the version {@code v1},
+ * batch id exactly as Spark writes it ({@link MetadataLogFiles}: {@code 0005}, temp and {@code .crc} files are
+ * ignored), it is a regular file of at most {@link MetadataLogFiles#MAX_READ_BYTES}, its first line is the version {@code v1},
  * lines are joined by {@code \n} and a trailing newline is tolerated. A file that breaks these rules is reported
  * with its batch, never skipped silently; a source's private files in an unknown format are skipped quietly.
  */
 final class CheckpointReader {
-    private static final Pattern BATCH_NAME = Pattern.compile("0|[1-9][0-9]{0,18}");
-    private static final Pattern COMPACT_NAME = Pattern.compile("(0|[1-9][0-9]{0,18})\\.compact");
     private static final Pattern VERSION_LINE = Pattern.compile("v([0-9]{1,9})");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -124,9 +125,11 @@ final class CheckpointReader {
     private static String queryId(Path metadata) throws Problem, IOException {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(metadata);
+            bytes = MetadataLogFiles.readAll(metadata, MetadataLogFiles.MAX_READ_BYTES);
         } catch (NoSuchFileException e) {
             return null;
+        } catch (MetadataLogFiles.NotALogFileException e) {
+            throw new Problem(e.problem());
         }
         JsonNode node = json(text(bytes).strip(), "it");
         JsonNode id = node.get("id");
@@ -138,7 +141,7 @@ final class CheckpointReader {
 
     private static Parsed parseOffsets(Path file) throws IOException {
         try {
-            List<String> lines = lines(Files.readAllBytes(file));
+            List<String> lines = lines(readLogFile(file));
             if (lines.size() < 3) {
                 throw new Problem("expected at least 3 lines, found " + lines.size());
             }
@@ -204,15 +207,15 @@ final class CheckpointReader {
         Long compact = null;
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(sourceDir, "*.compact")) {
             for (Path p : entries) {
-                Matcher m = COMPACT_NAME.matcher(p.getFileName().toString());
-                if (m.matches()) {
-                    long c = Long.parseLong(m.group(1));
+                OptionalLong id = MetadataLogFiles.compactId(p.getFileName().toString());
+                if (id.isPresent()) {
+                    long c = id.getAsLong();
                     if (c >= logId && (compact == null || c < compact)) {
                         compact = c;
                     }
                 }
             }
-        } catch (IOException | NumberFormatException e) {
+        } catch (IOException e) {
             return null;
         }
         return compact == null ? null : paths(sourceDir.resolve(compact + ".compact"), logId);
@@ -221,7 +224,7 @@ final class CheckpointReader {
     /** The {@code path} of each entry with this batchId; null when the file is not in Spark's format. */
     private static List<String> paths(Path file, long logId) {
         try {
-            List<String> lines = lines(Files.readAllBytes(file));
+            List<String> lines = lines(readLogFile(file));
             List<String> out = new ArrayList<>();
             for (String line : lines.subList(1, lines.size())) {
                 JsonNode entry = json(line, "an entry");
@@ -244,20 +247,22 @@ final class CheckpointReader {
         List<Long> ids = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
-                String name = p.getFileName().toString();
-                if (BATCH_NAME.matcher(name).matches()) {
-                    try {
-                        ids.add(Long.parseLong(name));
-                    } catch (NumberFormatException e) {
-                        // 19 digits above Long.MAX_VALUE: not a batch file
-                    }
-                }
+                MetadataLogFiles.batchId(p.getFileName().toString()).ifPresent(ids::add);
             }
         } catch (NoSuchFileException e) {
             return List.of();
         }
         Collections.sort(ids);
         return ids;
+    }
+
+    /** A log file's bytes; one that cannot be a log file (a folder, a device, too big) is its problem. */
+    private static byte[] readLogFile(Path file) throws IOException, Problem {
+        try {
+            return MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES);
+        } catch (MetadataLogFiles.NotALogFileException e) {
+            throw new Problem(e.problem());
+        }
     }
 
     /** The lines after the rules of every checkpoint log file, the version line checked. */

@@ -76,4 +76,23 @@ class CliReliabilityTest {
         assertUsage(jsonRun("--source-option", "kafka.ssl.keystore.location:/etc/ks.jks"),
                 "Invalid --source-option 'kafka.ssl.keystore.location:/etc/ks.jks': expected KEY=VALUE");
     }
+
+    @Test
+    void checkpointShowNamesAFolderWhereABatchFileShouldBeAndIgnoresLookalikes() throws IOException {
+        Path chk = tmp.resolve("chk");
+        Cli.Result run = Cli.run("run", "--source", "rate-micro-batch", "--source-option", "rowsPerBatch=10",
+                "--sink", "noop", "--checkpoint", chk.toString(), "--trigger", "availableNow");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        Files.createDirectory(chk.resolve("offsets/7"));
+        Files.copy(chk.resolve("offsets/0"), chk.resolve("offsets/0005"));
+        Files.copy(chk.resolve("offsets/0"), chk.resolve("offsets/+6"));
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk.toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Batches: 2 retained (0 to 7)\n").endsWith("Batch 7: not committed\n"
+                + "  cannot read offsets/7: it is a folder, not a regular file\n"
+                + "Batch a restart re-runs: 7\n");
+        assertThat(r.out()).doesNotContain("Batch 5", "Batch 6");
+    }
 }

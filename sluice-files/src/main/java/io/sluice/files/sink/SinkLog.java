@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.io.DurableFiles;
+import io.sluice.api.io.MetadataLogFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,9 +22,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The file sink's manifest, {@code <output>/_spark_metadata/}, in Spark's format (FileStreamSinkLog and
@@ -40,7 +40,6 @@ final class SinkLog {
     static final String METADATA_DIR = "_spark_metadata";
     static final String COMPACT_SUFFIX = ".compact";
     static final int VERSION = 1;
-    private static final Pattern NAME = Pattern.compile("(\\d+)(\\.compact)?");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
@@ -167,7 +166,10 @@ final class SinkLog {
 
     // ---------------------------------------------------------------- reading, shared with FileSinkManifest
 
-    /** Batch files by id; names that are not {@code <n>} or {@code <n>.compact} (temp files) are ignored. */
+    /**
+     * Batch files by id; names that are not {@code <n>} or {@code <n>.compact} exactly as Spark writes them
+     * ({@link MetadataLogFiles}: temp files, {@code 0005}) are ignored.
+     */
     static TreeMap<Long, Path> list(Path metadataDir) throws IOException {
         TreeMap<Long, Path> out = new TreeMap<>();
         if (!Files.isDirectory(metadataDir)) {
@@ -175,13 +177,14 @@ final class SinkLog {
         }
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(metadataDir)) {
             for (Path p : ds) {
-                Matcher m = NAME.matcher(p.getFileName().toString());
-                if (m.matches()) {
-                    try {
-                        out.put(Long.parseLong(m.group(1)), p);
-                    } catch (NumberFormatException e) {
-                        // too long to be a batch id: not ours
-                    }
+                // Exactly as Spark writes them (Long.toString(n)): 0005 is not batch 5.
+                String name = p.getFileName().toString();
+                OptionalLong id = MetadataLogFiles.batchId(name);
+                if (id.isEmpty()) {
+                    id = MetadataLogFiles.compactId(name);
+                }
+                if (id.isPresent()) {
+                    out.put(id.getAsLong(), p);
                 }
             }
         }

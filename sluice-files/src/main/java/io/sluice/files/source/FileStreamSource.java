@@ -46,6 +46,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private static final Logger LOG = LoggerFactory.getLogger(FileStreamSource.class);
     /** Spark's spark.sql.files.maxPartitionBytes and openCostInBytes: how files are packed into partitions. */
     static final long MAX_PARTITION_BYTES = 128L << 20;
+    /** The cleanSource marker in the source's checkpoint folder, beside the seen-files log. */
+    static final String CLEAN_MARKER = "cleanSource";
     static final long OPEN_COST_BYTES = 4L << 20;
     /** The least data worth a partition of its own when there are more partitions than 128 MB ones need. */
     static final long MIN_SPLIT_BYTES = 8L << 20;
@@ -168,7 +170,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                             + "ones this query removes first, or fail on them", opts.cleanSource().name().toLowerCase(
                             Locale.ROOT), archive == null ? "deleted" : "moved under " + archive, source);
         }
-        this.cleanMarker = metadataPath.resolve("cleanSource");
+        this.cleanMarker = metadataPath.resolve(CLEAN_MARKER);
         if (source.isGlob()) {
             hasManifest = Boolean.FALSE;
         }

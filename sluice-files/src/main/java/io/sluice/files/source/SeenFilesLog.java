@@ -1,6 +1,7 @@
 package io.sluice.files.source;
 
 import io.sluice.api.io.DurableFiles;
+import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,6 +16,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -48,7 +50,7 @@ final class SeenFilesLog {
     static final int COMPACT_MAX_RECENT_CAP = 500_000;
     /** Log files after the snapshot above which a snapshot is written, bounding the files a restart opens. */
     static final int COMPACT_MAX_DELTAS = 1_000;
-    static final String COMPACT_SUFFIX = ".compact";
+    static final String COMPACT_SUFFIX = MetadataLogFiles.COMPACT_SUFFIX;
 
     private final Path dir;
     private final FileStorage storage;
@@ -94,12 +96,17 @@ final class SeenFilesLog {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {
                 String name = p.getFileName().toString();
-                if (isDigits(name)) {
-                    plain.add(Long.parseLong(name));
-                } else if (name.endsWith(COMPACT_SUFFIX) && isDigits(name.substring(0, name.length() - 8))) {
-                    compacts.add(Long.parseLong(name.substring(0, name.length() - 8)));
-                } else if (name.endsWith(HotSnapshot.SUFFIX) && isDigits(name.substring(0, name.length() - 4))) {
-                    snapshots.add(Long.parseLong(name.substring(0, name.length() - 4)));
+                OptionalLong id;
+                if ((id = MetadataLogFiles.batchId(name)).isPresent()) {
+                    plain.add(id.getAsLong());
+                } else if ((id = MetadataLogFiles.compactId(name)).isPresent()) {
+                    compacts.add(id.getAsLong());
+                } else if ((id = MetadataLogFiles.idWithSuffix(name, HotSnapshot.SUFFIX)).isPresent()) {
+                    snapshots.add(id.getAsLong());
+                } else if (MetadataLogFiles.isUnexpected(name, FileStreamSource.CLEAN_MARKER)) {
+                    // Not taken for a log offset (Spark names them Long.toString(n)): 04 is not 4.
+                    LOG.warn("Ignoring {}: not a file of the file source's seen-files log (its files are named by "
+                            + "log offset, as Spark writes them: 0, 1, 2..., 9.compact)", p);
                 }
             }
         }
@@ -183,18 +190,6 @@ final class SeenFilesLog {
 
     private void restoreEntry(FileEntry e) {
         seen.add(key(canonical(e.path())), e.timestamp(), -1);
-    }
-
-    private static boolean isDigits(String s) {
-        if (s.isEmpty() || s.length() > 18) {
-            return false;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
-                return false;
-            }
-        }
-        return true;
     }
 
     private String canonical(String uri) {
@@ -343,6 +338,7 @@ final class SeenFilesLog {
 
     private static void readFile(Path file, long onlyBatch, java.util.function.Consumer<FileEntry> out)
             throws IOException {
+        MetadataLogFiles.checkRegularFile(file); // a folder or a link to /dev/zero is no log file
         try (InputStream in = Files.newInputStream(file)) {
             LogCodec.forEachEntry(in, "The file source's log file " + file, e -> {
                 if (onlyBatch < 0 || e.batchId() == onlyBatch) {

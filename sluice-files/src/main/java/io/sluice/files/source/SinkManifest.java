@@ -1,5 +1,6 @@
 package io.sluice.files.source;
 
+import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.files.fs.FileStatus;
 import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
@@ -9,8 +10,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -26,6 +30,8 @@ final class SinkManifest {
     private final Path dir;
     private final FileStorage storage;
     private long lastRead = -1;
+    /** Unexpected names already warned about: the manifest is listed every batch. */
+    private final Set<String> warned = new HashSet<>();
 
     SinkManifest(Path outputDir, FileStorage storage) {
         this.dir = outputDir.resolve(DIR);
@@ -61,11 +67,17 @@ final class SinkManifest {
         TreeMap<Long, String> files = new TreeMap<>();
         for (FileStatus s : storage.list(dir)) {
             String name = s.name();
-            String digits = name.endsWith(".compact") ? name.substring(0, name.length() - 8) : name;
-            if (!digits.isEmpty() && digits.chars().allMatch(Character::isDigit)) {
-                long id = Long.parseLong(digits);
+            OptionalLong id = MetadataLogFiles.batchId(name);
+            if (id.isEmpty()) {
+                id = MetadataLogFiles.compactId(name);
+            }
+            if (id.isPresent()) {
                 // A plain file wins over a compact of the same id (a sink never writes both).
-                files.merge(id, name, (a, b) -> a.endsWith(".compact") ? b : a);
+                files.merge(id.getAsLong(), name, (a, b) -> a.endsWith(MetadataLogFiles.COMPACT_SUFFIX) ? b : a);
+            } else if (MetadataLogFiles.isUnexpected(name) && warned.add(name)) {
+                // Spark names batch files Long.toString(n): 0005 is not batch 5, whatever Long.parseLong says.
+                LOG.warn("Ignoring {}: not a batch file of the sink manifest (batch files are named by batch id, "
+                        + "as Spark writes them: 0, 1, 2..., 9.compact)", dir.resolve(name));
             }
         }
         long from = lastRead + 1;
