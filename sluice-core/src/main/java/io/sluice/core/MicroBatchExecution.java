@@ -136,6 +136,7 @@ final class MicroBatchExecution implements StreamingQuery {
     static MicroBatchExecution start(Sluice sluice, DataStreamWriter.QuerySpec spec) {
         // Refuse a duplicate name before anything is built: building a sink may touch shared state (a memory table).
         sluice.checkNameAvailable(spec.name());
+        checkNotReadingItsOwnOutput(spec);
         boolean temporary = spec.checkpointLocation() == null;
         Path location = spec.checkpointLocation();
         if (temporary) {
@@ -184,6 +185,52 @@ final class MicroBatchExecution implements StreamingQuery {
             checkpoint.close();
             deleteCreated(created);
             throw e;
+        }
+    }
+
+    /**
+     * Refuses a sink writing into the folder the source reads (or a folder inside it, or containing it): the query
+     * would read its own output, or, where the output's manifest hides it, wait for input forever.
+     */
+    private static void checkNotReadingItsOwnOutput(DataStreamWriter.QuerySpec spec) {
+        DataStreamReader.SourceSpec source = spec.source();
+        Optional<Path> in = source.provider().localInputFolder(source.options());
+        Optional<Path> out = spec.sink().localOutputFolder(spec.sinkOptions());
+        if (in.isEmpty() || out.isEmpty()) {
+            return;
+        }
+        Path input = realPath(in.get());
+        Path output = realPath(out.get());
+        String how;
+        if (input.equals(output)) {
+            how = "the same folder";
+        } else if (output.startsWith(input)) {
+            how = "the output folder is inside the folder the source reads";
+        } else if (input.startsWith(output)) {
+            how = "the folder the source reads is inside the output folder";
+        } else {
+            return;
+        }
+        throw new IllegalArgumentException("The sink '" + spec.sink().shortName() + "' writes into " + out.get()
+                + " and the source '" + source.provider().shortName() + "' reads " + in.get() + ": " + how
+                + ". The query would read its own output (or wait for new input forever). Use two separate "
+                + "folders, neither inside the other");
+    }
+
+    /** The path with symbolic links resolved as far as it exists, so two names of one folder compare equal. */
+    private static Path realPath(Path path) {
+        Path abs = path.toAbsolutePath().normalize();
+        Path existing = abs;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return abs;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(abs));
+        } catch (IOException e) {
+            return abs; // cannot resolve: compare as written
         }
     }
 

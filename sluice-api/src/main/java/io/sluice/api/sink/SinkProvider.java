@@ -4,6 +4,9 @@ import io.sluice.api.InvalidOptionException;
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 
+import java.nio.file.Path;
+import java.util.Optional;
+
 /**
  * Makes sinks of one kind, found by its {@link #shortName()} (the {@code format(..)} of {@code writeStream()}),
  * discovered through {@link java.util.ServiceLoader} ({@code META-INF/services/io.sluice.api.sink.SinkProvider}).
@@ -40,6 +43,16 @@ public interface SinkProvider {
      */
     default boolean allowsTemporaryCheckpoint() {
         return false;
+    }
+
+    /**
+     * The local folder this sink writes into, if it writes files: the engine refuses, at {@code start()}, a
+     * query whose source reads that folder, a folder inside it or a folder containing it
+     * ({@link io.sluice.api.source.SourceProvider#localInputFolder}), since it would read its own output. Called
+     * after {@link #validate}. Empty by default (no check).
+     */
+    default Optional<Path> localOutputFolder(Options options) {
+        return Optional.empty();
     }
 
     /** Builds the sink for one run of a query. Called once per start, after {@link #validate}. */

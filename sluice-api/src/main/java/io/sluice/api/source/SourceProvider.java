@@ -5,6 +5,7 @@ import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.types.StructType;
 
+import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -80,6 +81,16 @@ public interface SourceProvider {
      */
     default StructType resolveSchema(Options options, Optional<StructType> userSchema, boolean bounded) {
         return resolveSchema(options, userSchema);
+    }
+
+    /**
+     * The local folder this source reads files from, if it does (for a glob, the folder before the first glob
+     * character): the engine refuses, at {@code start()}, a query whose sink writes into that folder, a folder
+     * inside it or one containing it ({@link io.sluice.api.sink.SinkProvider#localOutputFolder}). Called after
+     * {@link #resolveSchema}. Empty by default (no check).
+     */
+    default Optional<Path> localInputFolder(Options options) {
+        return Optional.empty();
     }
 
     /**

@@ -6,6 +6,9 @@ import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
 import io.sluice.api.sink.SinkProvider;
 
+import java.nio.file.Path;
+import java.util.Optional;
+
 /**
  * {@code format("json")}: the file sink writing JSON lines (one object per row) into the folder {@code path}, with Spark's
  * {@code _spark_metadata} manifest, idempotent per batch id. Options and guarantees: {@code docs/sinks/file.md}.
@@ -26,6 +29,11 @@ public final class JsonSinkProvider implements SinkProvider {
     @Override
     public void validate(Options options) {
         FileSinkOptions.parse(Format.JSON, options);
+    }
+
+    @Override
+    public Optional<Path> localOutputFolder(Options options) {
+        return Optional.of(FileSinkOptions.parse(Format.JSON, options).outputDir);
     }
 
     @Override

@@ -6,6 +6,9 @@ import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
 import io.sluice.api.sink.SinkProvider;
 
+import java.nio.file.Path;
+import java.util.Optional;
+
 /**
  * {@code format("text")}: the file sink writing text (exactly one string column besides the partition columns) into the folder {@code path}, with Spark's
  * {@code _spark_metadata} manifest, idempotent per batch id. Options and guarantees: {@code docs/sinks/file.md}.
@@ -26,6 +29,11 @@ public final class TextSinkProvider implements SinkProvider {
     @Override
     public void validate(Options options) {
         FileSinkOptions.parse(Format.TEXT, options);
+    }
+
+    @Override
+    public Optional<Path> localOutputFolder(Options options) {
+        return Optional.of(FileSinkOptions.parse(Format.TEXT, options).outputDir);
     }
 
     @Override

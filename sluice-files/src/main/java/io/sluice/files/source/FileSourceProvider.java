@@ -163,6 +163,12 @@ abstract class FileSourceProvider implements SourceProvider {
         return schema;
     }
 
+    /** The folder of {@code path} before its first glob character. */
+    @Override
+    public final Optional<Path> localInputFolder(Options options) {
+        return Optional.of(SourcePath.parse(FileSourceOptions.parse(options).path(), storage).base());
+    }
+
     @Override
     public final MicroBatchStream createStream(StreamContext context) {
         FileSourceOptions o = FileSourceOptions.parse(context.options());
