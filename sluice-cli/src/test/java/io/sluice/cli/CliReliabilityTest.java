@@ -95,4 +95,59 @@ class CliReliabilityTest {
                 + "Batch a restart re-runs: 7\n");
         assertThat(r.out()).doesNotContain("Batch 5", "Batch 6");
     }
+
+    @Test
+    void aTriggerIntervalTooLongForALongSaysSo() {
+        String tooLong = "Invalid trigger interval '%s': it is too long; at most 9223372036854775807 ms (about 292 "
+                + "million years) is accepted";
+        assertUsage(Cli.run("run", "--source", "rate", "--sink", "noop", "--trigger",
+                "processingTime=9223372036854775808"), "Invalid --trigger 'processingTime=9223372036854775808': "
+                + tooLong.formatted("9223372036854775808"));
+        assertUsage(Cli.run("run", "--source", "rate", "--sink", "noop", "--trigger",
+                "processingTime=9223372036854775807 days"), "Invalid --trigger 'processingTime=9223372036854775807 "
+                + "days': " + tooLong.formatted("9223372036854775807 days"));
+    }
+
+    @Test
+    void aPathGlobThatDoesNotCompileNamesTheOption() {
+        Cli.Result r = jsonRunWithPath("R/[in");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice: Invalid value 'R/[in' for option 'path': Illegal file pattern: '[' is "
+                + "not closed by ']' in '[in'; a folder, a file or a glob such as /data/*.json or /data/{a,b}/*.csv "
+                + "is accepted\n");
+    }
+
+    @Test
+    void anEmptySourceArchiveDirNamesItselfNotPath() {
+        // Already right on main before issue 14's fixes: pinned here.
+        Cli.Result r = jsonRun("--source-option", "cleanSource=archive", "--source-option", "sourceArchiveDir=");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice: Invalid value '' for option 'sourceArchiveDir': a path is accepted, "
+                + "not an empty value\n");
+    }
+
+    private Cli.Result jsonRunWithPath(String path) {
+        return Cli.run("run", "--source", "json", "--source-option", "path=" + path, "--schema", "id long",
+                "--sink", "noop");
+    }
+
+    @Test
+    void aKafkaClientThatCannotBeCreatedSaysWhyWithoutVerbose() {
+        Cli.Result r = Cli.run("run", "--source", "kafka", "--source-option", "kafka.bootstrap.servers=localhost:1",
+                "--source-option", "subscribe=t", "--source-option", "kafka.security.protocol=SSL",
+                "--source-option", "kafka.ssl.keystore.location=" + tmp.resolve("missing.jks"),
+                "--source-option", "kafka.ssl.keystore.password=S3cret", "--sink", "noop");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice: Failed to create new KafkaAdminClient for localhost:1 "
+                + "(kafka.bootstrap.servers): Failed to create new NetworkClient: Failed to load SSL keystore "
+                + tmp.resolve("missing.jks") + " of type JKS\n");
+
+        r = Cli.run("run", "--source", "kafka", "--source-option", "kafka.bootstrap.servers=localhost:1",
+                "--source-option", "subscribe=t", "--source-option", "kafka.security.protocol=SASL_PLAINTEXT",
+                "--source-option", "kafka.sasl.mechanism=PLAIN", "--sink", "noop");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.err()).isEqualTo("sluice: Failed to create new KafkaAdminClient for localhost:1 "
+                + "(kafka.bootstrap.servers): Failed to create new NetworkClient: Could not find a 'KafkaClient' "
+                + "entry in the JAAS configuration. System property 'java.security.auth.login.config' is not set\n");
+    }
 }

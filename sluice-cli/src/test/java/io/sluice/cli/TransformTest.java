@@ -49,6 +49,7 @@ class TransformTest {
         assertThat(TriggerSpec.parse("processingTime=0").finite()).isFalse();
         assertThat(TriggerSpec.parse("once").finite()).isTrue();
         assertThatThrownBy(() -> TriggerSpec.parse("processingTime=99999999999999999 days"))
-                .hasMessage("the interval '99999999999999999 days' is too long");
+                .hasMessage("Invalid trigger interval '99999999999999999 days': it is too long; at most "
+                        + "9223372036854775807 ms (about 292 million years) is accepted");
     }
 }

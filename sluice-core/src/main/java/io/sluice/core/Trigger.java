@@ -83,7 +83,12 @@ public sealed interface Trigger {
             throw new IllegalArgumentException("Invalid trigger interval '" + text
                     + "': expected a whole number with an optional unit, e.g. '10 seconds', '500 ms', '1 minute'");
         }
-        long n = Long.parseLong(m.group(1));
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw tooLong(text); // only digits reach here: the number is above Long.MAX_VALUE
+        }
         String unit = m.group(2).toLowerCase(Locale.ROOT);
         long factor = switch (unit) {
             case "", "ms", "milli", "millis", "millisecond", "milliseconds" -> 1L;
@@ -94,6 +99,15 @@ public sealed interface Trigger {
             default -> throw new IllegalArgumentException("Invalid trigger interval '" + text + "': unknown unit '"
                     + m.group(2) + "'; accepted: ms, seconds, minutes, hours, days");
         };
-        return Math.multiplyExact(n, factor);
+        try {
+            return Math.multiplyExact(n, factor);
+        } catch (ArithmeticException e) {
+            throw tooLong(text);
+        }
+    }
+
+    private static IllegalArgumentException tooLong(String text) {
+        return new IllegalArgumentException("Invalid trigger interval '" + text + "': it is too long; at most "
+                + Long.MAX_VALUE + " ms (about 292 million years) is accepted");
     }
 }

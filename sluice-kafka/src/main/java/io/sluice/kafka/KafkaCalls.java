@@ -58,6 +58,37 @@ public final class KafkaCalls {
         }
     }
 
+    /**
+     * Builds a Kafka client (an Admin, a consumer or a producer). kafka-clients reports every problem with its
+     * settings (a keystore that cannot be read, a SASL mechanism without a JAAS configuration, a host that does
+     * not resolve) as {@code Failed to create new KafkaAdminClient} (or consumer, producer), the reason only in the
+     * causes: the exception thrown here also says the reason, and where the client was to connect, as
+     * {@code Failed to create new KafkaAdminClient for localhost:9092 (kafka.bootstrap.servers): Failed to load SSL
+     * keystore /etc/ks.jks of type JKS}. The original is its cause.
+     */
+    public static <T> T create(java.util.function.Supplier<T> factory, Target target) {
+        try {
+            return factory.get();
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new org.apache.kafka.common.KafkaException(e.getMessage() + " for " + target.bootstrapServers()
+                    + " (" + target.bootstrapSetting() + ")" + reason(e), e);
+        }
+    }
+
+    /** {@code ": a: b"}, the messages of the causes, each left out when the one before already says it. */
+    private static String reason(Throwable e) {
+        StringBuilder out = new StringBuilder();
+        String previous = String.valueOf(e.getMessage());
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+            if (!previous.contains(m)) {
+                out.append(": ").append(m);
+            }
+            previous = m;
+        }
+        return out.toString();
+    }
+
     /** {@code 30 s} for whole seconds, else {@code 1500 ms}. */
     static String duration(long ms) {
         return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";

@@ -131,7 +131,7 @@ final class KafkaClientOptions {
      * @throws KafkaUnreachableException when none answered within the target's time-out
      */
     static void awaitBrokers(Map<String, Object> adminParams, KafkaCalls.Target target) {
-        Admin admin = Admin.create(adminParams);
+        Admin admin = KafkaCalls.create(() -> Admin.create(adminParams), target);
         try {
             KafkaCalls.await(admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) target.timeoutMs()))
                     .nodes(), target, "reach the Kafka brokers");

@@ -64,7 +64,8 @@ final class KafkaOffsetReader implements AutoCloseable {
         String isolation = String.valueOf(options.clientParams()
                 .getOrDefault(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted"));
         this.isolation = IsolationLevel.valueOf(isolation.toUpperCase(Locale.ROOT));
-        this.admin = Admin.create(KafkaClientOptions.adminParams(options.clientParams()));
+        this.admin = KafkaCalls.create(() -> Admin.create(KafkaClientOptions.adminParams(options.clientParams())),
+                target);
     }
 
     /** The partitions the strategy names now; topics that do not exist (yet) have none. */

@@ -57,7 +57,7 @@ final class KafkaSink implements Sink {
     private synchronized Producer<byte[], byte[]> producer() {
         if (producer == null) {
             KafkaClientOptions.awaitBrokers(options.adminParams(), options.target());
-            producer = new KafkaProducer<>(producerParams);
+            producer = KafkaCalls.create(() -> new KafkaProducer<>(producerParams), options.target());
         }
         return producer;
     }

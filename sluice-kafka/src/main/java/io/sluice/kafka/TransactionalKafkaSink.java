@@ -130,7 +130,7 @@ final class TransactionalKafkaSink implements Sink {
         if (producer == null) {
             // initTransactions would time out after max.block.ms too, but with a message about InitProducerId.
             KafkaClientOptions.awaitBrokers(adminParams, target);
-            KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerParams);
+            KafkaProducer<byte[], byte[]> p = KafkaCalls.create(() -> new KafkaProducer<>(producerParams), target);
             try {
                 p.initTransactions();
                 lastCommittedBatch = readMarker();
@@ -148,7 +148,7 @@ final class TransactionalKafkaSink implements Sink {
     /** The highest batch id this query committed through the marker group, or -1. */
     private long readMarker() {
         Map<TopicPartition, OffsetAndMetadata> offsets;
-        Admin admin = Admin.create(adminParams);
+        Admin admin = KafkaCalls.create(() -> Admin.create(adminParams), target);
         try {
             offsets = KafkaCalls.await(admin.listConsumerGroupOffsets(markerGroup, new ListConsumerGroupOffsetsOptions()
                     .requireStable(true).timeoutMs((int) target.timeoutMs())).partitionsToOffsetAndMetadata(),

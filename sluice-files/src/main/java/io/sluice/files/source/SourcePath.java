@@ -146,7 +146,14 @@ final class SourcePath {
         }
         List<PathMatcher> globs = new ArrayList<>();
         for (int i = firstGlob; i < components.size(); i++) {
-            globs.add(matcher(components.get(i)));
+            try {
+                globs.add(matcher(components.get(i)));
+            } catch (java.util.regex.PatternSyntaxException e) {
+                // The JDK's message alone ("Missing ']' near index 2") names neither the option nor the value.
+                throw new InvalidOptionException(option, raw, "Illegal file pattern: " + globProblem(e) + " in '"
+                        + components.get(i) + "'; a folder, a file or a glob such as /data/*.json or "
+                        + "/data/{a,b}/*.csv is accepted");
+            }
         }
         return new SourcePath(raw, pattern, base, List.copyOf(globs), null, false);
     }
