@@ -139,7 +139,7 @@ public final class Options {
     /**
      * True when values of options with this key are secrets that must never be printed. Case-insensitively, a key
      * is secret when it contains {@code password}, {@code secret}, {@code sasl.jaas.config} or {@code token}, or
-     * when its last dot-separated part ends with {@code key}: {@code kafka.ssl.key.password},
+     * when its last dot-separated part ends with {@code key} or {@code keys}: {@code kafka.ssl.key.password},
      * {@code kafka.ssl.keystore.password}, {@code kafka.ssl.keystore.key} (a PEM private key),
      * {@code kafka.sasl.jaas.config}, {@code apiKey}, {@code aws.secret.access.key}, {@code token}. Where a file
      * or a format is, as {@code kafka.ssl.keystore.location}, {@code kafka.ssl.truststore.location},
@@ -152,7 +152,8 @@ public final class Options {
                 return true;
             }
         }
-        return k.substring(k.lastIndexOf('.') + 1).endsWith("key");
+        String last = k.substring(k.lastIndexOf('.') + 1);
+        return last.endsWith("key") || last.endsWith("keys");
     }
 
     /** {@code {k1=v1, kafka.ssl.key.password=*****}}: the options in their order, secret values masked. */

@@ -14,7 +14,7 @@ class SecretKeysReliabilityTest {
         List<String> secret = List.of("password", "kafka.ssl.key.password", "kafka.ssl.keystore.password",
                 "kafka.ssl.truststore.password", "kafka.ssl.keystore.key", "kafka.sasl.jaas.config",
                 "kafka.SASL.JAAS.CONFIG", "secret", "aws.secret.access.key", "client_secret", "token", "auth.Token",
-                "apiKey", "key", "private.key", "dbPassword");
+                "apiKey", "apiKeys", "key", "private.key", "dbPassword");
         assertThat(secret).allSatisfy(k -> assertThat(Options.isSecretKey(k)).as(k).isTrue());
     }
 

@@ -18,10 +18,12 @@ public sealed interface DataType permits AtomicType, DecimalType, ArrayType, Map
 
     /**
      * The deepest nesting of {@code array<}, {@code map<} and {@code struct<} that {@link #fromDDL(String)} and
-     * {@link StructType#fromDDL(String)} read: 1,000, Jackson's default JSON nesting limit (JSON data cannot
-     * nest deeper than that anyway). Deeper DDL is refused with a {@link SchemaParseException}.
+     * {@link StructType#fromDDL(String)} read: 100. Spark sets no limit (its parser fails with a stack overflow
+     * somewhere in the thousands); each level costs several stack frames in the parser and in everything that
+     * walks a type, so 100 keeps them all far from the 1 MB default thread stack, while real schemas nest a few
+     * levels. Deeper DDL is refused with a {@link SchemaParseException}.
      */
-    int MAX_NESTING_DEPTH = 1000;
+    int MAX_NESTING_DEPTH = 100;
 
     /** The type as Spark's {@code simpleString} writes it, e.g. {@code bigint}, {@code array<string>}. */
     String simpleString();

@@ -347,7 +347,7 @@ final class DdlParser {
             if (name.equals("array") || name.equals("map") || name.equals("struct")) {
                 if (depth >= DataType.MAX_NESTING_DEPTH) {
                     throw syntax(t, "types nest deeper than " + DataType.MAX_NESTING_DEPTH
-                            + " levels (the most Sluice reads, as Jackson's default JSON nesting limit)");
+                            + " levels, the most Sluice reads");
                 }
                 depth++;
                 try {

@@ -59,12 +59,12 @@ class SchemaReliabilityTest {
         assertThatThrownBy(() -> StructType.fromDDL(tooDeep))
                 .isExactlyInstanceOf(SchemaParseException.class)
                 .hasMessageStartingWith("Syntax error at position " + at + " (column " + (at + 1) + "): types nest "
-                        + "deeper than 1000 levels (the most Sluice reads, as Jackson's default JSON nesting limit)\n");
+                        + "deeper than 100 levels, the most Sluice reads\n");
         assertThatThrownBy(() -> DataType.fromDDL("struct<a: ".repeat(deep) + "int" + ">".repeat(deep)))
                 .isExactlyInstanceOf(SchemaParseException.class)
-                .hasMessageContaining("types nest deeper than 1000 levels");
+                .hasMessageContaining("types nest deeper than 100 levels, the most Sluice reads");
         assertThatThrownBy(() -> DataType.fromDDL("map<int, ".repeat(deep) + "int" + ">".repeat(deep)))
                 .isExactlyInstanceOf(SchemaParseException.class)
-                .hasMessageContaining("types nest deeper than 1000 levels");
+                .hasMessageContaining("types nest deeper than 100 levels, the most Sluice reads");
     }
 }
