@@ -51,8 +51,10 @@ class FileOptionNamesTest {
 
     @Test
     void aMisspeltFileSinkOrEngineOptionFailsAtStart() throws Exception {
-        Files.writeString(tmp.resolve("a.json"), "{\"a\":1}\n");
-        StreamFrame f = sluice.readStream().format("json").schema("a int").load(tmp.toString());
+        // The output beside the input, not inside it: a query may not read its own output.
+        Path in = Files.createDirectories(tmp.resolve("in"));
+        Files.writeString(in.resolve("a.json"), "{\"a\":1}\n");
+        StreamFrame f = sluice.readStream().format("json").schema("a int").load(in.toString());
         Path out = tmp.resolve("out");
         assertThatThrownBy(() -> f.writeStream().format("json").option("checkpointLocaton", tmp.resolve("c").toString())
                 .start(out.toString()))
