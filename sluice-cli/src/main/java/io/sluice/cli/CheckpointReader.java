@@ -30,8 +30,8 @@ import java.util.regex.Pattern;
  * <p>{@code io.sluice.core.checkpoint} offers its logs only through {@code Checkpoint.open}, which takes the
  * query's lock and creates folders, so the files are parsed here with the same rules: a batch file's name is a
  * batch id exactly as Spark writes it ({@link MetadataLogFiles}: {@code 0005}, temp and {@code .crc} files are
- * ignored), it is a regular file of at most {@link MetadataLogFiles#MAX_READ_BYTES}, its first line is the version {@code v1},
- * lines are joined by {@code \n} and a trailing newline is tolerated. A file that breaks these rules is reported
+ * ignored), it is a regular file of at most {@link MetadataLogFiles#MAX_READ_BYTES}, its first line is the
+ * version {@code v1}, lines are joined by {@code \n} and a trailing newline is tolerated. A file that breaks these rules is reported
  * with its batch, never skipped silently; a source's private files in an unknown format are skipped quietly.
  */
 final class CheckpointReader {

@@ -14,9 +14,9 @@ import java.util.Map;
  *
  * <p>An option is secret as {@link Options#isSecretKey(String)} says: its key, ignoring case, contains
  * {@code password}, {@code secret}, {@code sasl.jaas.config} or {@code token}, or its last dot-separated part
- * ends with {@code key} or {@code keys} (so {@code ssl.key.password}, {@code apiKey}, {@code kafka.sasl.jaas.config},
- * {@code aws.secret.access.key} are secret, {@code ssl.keystore.location} is not). Its value is shown as {@value #MASK}.
- * A redactor built from options also replaces every occurrence of each secret value in free text, so a message
+ * ends with {@code key} or {@code keys} (so {@code ssl.key.password}, {@code apiKey},
+ * {@code kafka.sasl.jaas.config}, {@code aws.secret.access.key} are secret, {@code ssl.keystore.location} is not).
+ * Its value is shown as {@value #MASK}. A redactor built from options also replaces every occurrence of each secret value in free text, so a message
  * that echoes a secret (e.g. {@code Invalid value 's3cr3t' for option 'password'}) does not leak it. Immutable
  * and thread-safe.
  */

@@ -99,7 +99,8 @@ class FileLogReliabilityTest {
         Path log = chk.resolve("sources/0");
         Files.move(log.resolve("1"), log.resolve("01"));
 
-        assertThatThrownBy(this::start).isExactlyInstanceOf(IllegalStateException.class).hasMessage("The file source's seen-files log in " + log + " has no "
+        assertThatThrownBy(this::start).isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessage("The file source's seen-files log in " + log + " has no "
                 + "entry for log offset 1 (the next one is 2): a file was deleted from the checkpoint. Restore the "
                 + "checkpoint from a backup, or use a new checkpoint (which reads every file present again)");
     }
