@@ -200,4 +200,26 @@ class FileLogReliabilityTest {
                 .start(tmp.resolve("out").toString());
         assertThat(q.awaitTermination(30_000)).isTrue();
     }
+
+    @Test
+    void theFileSinkDoesNotTakeALookalikeForABatchItWrote() throws Exception {
+        Path out = tmp.resolve("out");
+        java.util.function.Supplier<StreamingQuery> toFiles = () -> sluice.readStream().format("json")
+                .schema("id long, name string").load(in.toString()).writeStream().format("json")
+                .option("checkpointLocation", chk.toString()).trigger(Trigger.availableNow()).start(out.toString());
+        json(in, "a.json", T, 1);
+        assertThat(toFiles.get().awaitTermination(30_000)).isTrue();
+        json(in, "b.json", T + 1, 2);
+        assertThat(toFiles.get().awaitTermination(30_000)).isTrue();
+        Files.copy(out.resolve("_spark_metadata/1"), out.resolve("_spark_metadata/0005"));
+        json(in, "c.json", T + 2, 3);
+
+        // Before: the sink took 0005 for batch 5 and batch 2 for already written, the reader skipped batches 1-4.
+        assertThat(toFiles.get().awaitTermination(30_000)).isTrue();
+
+        assertThat(out.resolve("_spark_metadata/2")).exists();
+        List<Long> read = sluice.read().format("json").schema("id long, name string").load(out.toString())
+                .collectAsList().stream().map(r -> r.getLong(0)).sorted().toList();
+        assertThat(read).containsExactly(1L, 2L, 3L);
+    }
 }
