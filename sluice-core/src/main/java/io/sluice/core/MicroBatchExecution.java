@@ -3,6 +3,7 @@ package io.sluice.core;
 import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.sink.BatchInfo;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
@@ -114,7 +115,7 @@ final class MicroBatchExecution implements StreamingQuery {
             committedAtStart = r.startOffsets() == null ? new Offset[n]
                     : deserialize(r.startOffsets(), r.batchId() - 1);
             pendingAtStart = new Batch(r.batchId(), committedAtStart, deserialize(r.endOffsets(), r.batchId()),
-                    new Offset[n]);
+                    new Offset[n], r.endOffsets().offsets());
             LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
                     r.batchId());
         } else {
@@ -334,7 +335,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 }
                 checkpoint.purge(nextBatchId, spec.minBatchesToRetain());
                 durations.put("walCommit", millisSince(w0));
-                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest);
+                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest, jsons);
             }
 
             status = new StreamingQueryStatus("Processing new data", true, true);
@@ -377,7 +378,7 @@ final class MicroBatchExecution implements StreamingQuery {
         durations.put("queryPlanning", 0L);
 
         long a0 = clock.nanos();
-        BatchWriter writer = sink.beginBatch(batch.id);
+        BatchWriter writer = sink.beginBatch(batch.info(checkpoint.queryId()));
         long[] rows = new long[streams.size()];
         try {
             List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers());
@@ -728,13 +729,25 @@ final class MicroBatchExecution implements StreamingQuery {
         final Offset[] start;
         final Offset[] end;
         final Offset[] latest;
+        /** The end offsets exactly as {@code offsets/N} holds them (null for none): the batch's identity. */
+        final List<String> logged;
         long numOutputRows = -1;
 
-        Batch(long id, Offset[] start, Offset[] end, Offset[] latest) {
+        Batch(long id, Offset[] start, Offset[] end, Offset[] latest, List<String> logged) {
             this.id = id;
             this.start = start;
             this.end = end;
             this.latest = latest;
+            this.logged = logged;
+        }
+
+        /** What the sink is told: taken from the logged text, so a re-run after a crash has the same digest. */
+        BatchInfo info(String queryId) {
+            List<String> offsets = new ArrayList<>(logged.size());
+            for (String json : logged) {
+                offsets.add(json == null ? BatchInfo.NO_OFFSET : json);
+            }
+            return new BatchInfo(queryId, id, offsets);
         }
     }
 }
