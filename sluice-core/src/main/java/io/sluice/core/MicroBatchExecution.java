@@ -115,7 +115,7 @@ final class MicroBatchExecution implements StreamingQuery {
             committedAtStart = r.startOffsets() == null ? new Offset[n]
                     : deserialize(r.startOffsets(), r.batchId() - 1);
             pendingAtStart = new Batch(r.batchId(), committedAtStart, deserialize(r.endOffsets(), r.batchId()),
-                    new Offset[n], r.endOffsets().offsets());
+                    new Offset[n], r.endOffsets().batchTimestampMs(), r.endOffsets().offsets());
             LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
                     r.batchId());
         } else {
@@ -335,7 +335,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 }
                 checkpoint.purge(nextBatchId, spec.minBatchesToRetain());
                 durations.put("walCommit", millisSince(w0));
-                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest, jsons);
+                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest, triggerStart, jsons);
             }
 
             status = new StreamingQueryStatus("Processing new data", true, true);
@@ -729,15 +729,17 @@ final class MicroBatchExecution implements StreamingQuery {
         final Offset[] start;
         final Offset[] end;
         final Offset[] latest;
-        /** The end offsets exactly as {@code offsets/N} holds them (null for none): the batch's identity. */
+        /** {@code batchTimestampMs} and the end offsets exactly as {@code offsets/N} holds them: its identity. */
+        final long plannedAtMs;
         final List<String> logged;
         long numOutputRows = -1;
 
-        Batch(long id, Offset[] start, Offset[] end, Offset[] latest, List<String> logged) {
+        Batch(long id, Offset[] start, Offset[] end, Offset[] latest, long plannedAtMs, List<String> logged) {
             this.id = id;
             this.start = start;
             this.end = end;
             this.latest = latest;
+            this.plannedAtMs = plannedAtMs;
             this.logged = logged;
         }
 
@@ -747,7 +749,7 @@ final class MicroBatchExecution implements StreamingQuery {
             for (String json : logged) {
                 offsets.add(json == null ? BatchInfo.NO_OFFSET : json);
             }
-            return new BatchInfo(queryId, id, offsets);
+            return new BatchInfo(queryId, id, plannedAtMs, offsets);
         }
     }
 }

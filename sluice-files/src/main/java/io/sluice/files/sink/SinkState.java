@@ -57,10 +57,10 @@ final class SinkState implements AutoCloseable {
     private FileLock lock;
 
     /** What {@code batches/<N>} holds. */
-    record Recorded(String queryId, String digest, List<String> endOffsets) {
-        /** The recorded range, as {@link BatchInfo#range()} shows one. */
+    record Recorded(String queryId, String digest, long plannedAtMs, List<String> endOffsets) {
+        /** The recorded batch, as {@link BatchInfo#range()} shows one. */
         String range() {
-            return "[" + String.join(", ", endOffsets) + "]";
+            return BatchInfo.describe(plannedAtMs, endOffsets);
         }
     }
 
@@ -163,7 +163,8 @@ final class SinkState implements AutoCloseable {
         }
         List<String> offsets = new ArrayList<>();
         n.path("endOffsets").forEach(o -> offsets.add(o.asText()));
-        return new Recorded(n.path("queryId").asText(), n.path("digest").asText(), offsets);
+        return new Recorded(n.path("queryId").asText(), n.path("digest").asText(), n.path("plannedAtMs").asLong(-1),
+                offsets);
     }
 
     /** True when any batch identity is recorded (the folder was written by a sink that records them). */
@@ -180,6 +181,7 @@ final class SinkState implements AutoCloseable {
         ObjectNode n = JSON.createObjectNode();
         n.put("queryId", info.queryId());
         n.put("batchId", info.batchId());
+        n.put("plannedAtMs", info.plannedAtMs());
         n.put("digest", info.digest());
         ArrayNode offsets = n.putArray("endOffsets");
         info.endOffsets().forEach(offsets::add);
