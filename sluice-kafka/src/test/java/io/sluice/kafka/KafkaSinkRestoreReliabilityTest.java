@@ -1,6 +1,7 @@
 package io.sluice.kafka;
 
 import io.sluice.api.sink.BatchInfo;
+import io.sluice.core.Backups;
 import io.sluice.core.ManualClock;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
@@ -13,9 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static io.sluice.kafka.KafkaTestTopics.bootstrap;
 import static io.sluice.kafka.KafkaTestTopics.committedValues;
@@ -63,14 +62,13 @@ class KafkaSinkRestoreReliabilityTest {
         String topic = KafkaTestTopics.create("sink-restore", 1);
         StreamingQuery first = runOneBatch(topic);
         String id = first.id().toString();
-        copyTree(tmp.resolve("chk"), tmp.resolve("backup"));
+        Backups.copy(tmp.resolve("chk"), tmp.resolve("backup"));
         clock.advance(60_000);
         runOneBatch(topic);
         BatchInfo written = logged(id, 1);
         assertThat(committedValues(topic)).hasSize(20);
 
-        deleteTree(tmp.resolve("chk"));
-        copyTree(tmp.resolve("backup"), tmp.resolve("chk"));
+        Backups.restore(tmp.resolve("backup"), tmp.resolve("chk"));
         clock.advance(60_000);
 
         assertThatThrownBy(() -> runOneBatch(topic)).isInstanceOf(StreamingQueryException.class)
@@ -90,26 +88,5 @@ class KafkaSinkRestoreReliabilityTest {
                 });
         assertThat(tmp.resolve("chk/commits/1")).doesNotExist();
         assertThat(committedValues(topic)).hasSize(20);
-    }
-
-    private static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else if (!p.getFileName().toString().equals(".lock")) {
-                    Files.copy(p, target);
-                }
-            }
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
-            }
-        }
     }
 }

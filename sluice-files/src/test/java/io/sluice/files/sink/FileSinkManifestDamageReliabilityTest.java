@@ -1,5 +1,6 @@
 package io.sluice.files.sink;
 
+import io.sluice.core.Backups;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.Trigger;
@@ -90,7 +91,7 @@ class FileSinkManifestDamageReliabilityTest {
     @Test
     void aDeletedManifestFolderFailsTheStartInsteadOfLosingTheBatchesForReaders() throws Exception {
         batches("a.json", "b.json");
-        FileSinkRestoreReliabilityTest.deleteTree(meta());
+        Backups.delete(meta());
 
         assertThatThrownBy(this::run).isInstanceOf(IllegalStateException.class).hasMessage("The file sink's manifest "
                 + meta() + " is missing, but the checkpoint " + tmp.resolve("chk") + " has committed batches up to 1 "

@@ -1,5 +1,6 @@
 package io.sluice.files.sink;
 
+import io.sluice.core.Backups;
 import io.sluice.core.ManualClock;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
@@ -13,9 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -82,13 +81,13 @@ class FileSinkRestoreReliabilityTest {
     void aRestoredOlderCheckpointFailsWithBothPlansAndTheWaysOutInsteadOfSkippingTheBatch() throws Exception {
         input("a.json", 1);
         run();
-        copyTree(chk(), tmp.resolve("backup-chk"));
+        Backups.copy(chk(), tmp.resolve("backup-chk"));
         clock.advance(60_000);
         input("b.json", 2);
         run();
         assertThat(rows()).containsExactly("{\"id\":1}", "{\"id\":2}");
 
-        replaceTree(tmp.resolve("backup-chk"), chk());
+        Backups.restore(tmp.resolve("backup-chk"), chk());
         clock.advance(60_000);
         input("c.json", 3);
         String id = queryId();
@@ -115,14 +114,14 @@ class FileSinkRestoreReliabilityTest {
     void restoringTheOutputFromTheSameBackupAsTheCheckpointIsTheWayOut() throws Exception {
         input("a.json", 1);
         run();
-        copyTree(chk(), tmp.resolve("backup-chk"));
-        copyTree(out(), tmp.resolve("backup-out"));
+        Backups.copy(chk(), tmp.resolve("backup-chk"));
+        Backups.copy(out(), tmp.resolve("backup-out"));
         clock.advance(60_000);
         input("b.json", 2);
         run();
 
-        replaceTree(tmp.resolve("backup-chk"), chk());
-        replaceTree(tmp.resolve("backup-out"), out());
+        Backups.restore(tmp.resolve("backup-chk"), chk());
+        Backups.restore(tmp.resolve("backup-out"), out());
         clock.advance(60_000);
         input("c.json", 3);
         run();
@@ -148,36 +147,5 @@ class FileSinkRestoreReliabilityTest {
         assertThat(chk().resolve("commits/1")).exists();
         assertThat(rows()).containsExactly("{\"id\":1}", "{\"id\":2}");
         assertThat(FileSinkManifest.latestBatchId(out())).hasValue(1);
-    }
-
-    static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else if (!p.getFileName().toString().equals(".lock")
-                        && !p.getFileName().toString().equals("lock")) {
-                    Files.copy(p, target);
-                }
-            }
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
-            }
-        }
-    }
-
-    /** Puts a backup back: {@code to} becomes a copy of {@code from}. */
-    static void replaceTree(Path from, Path to) throws IOException {
-        deleteTree(to);
-        copyTree(from, to);
     }
 }
