@@ -31,6 +31,8 @@ public final class Main {
         cmd.addSubcommand("demo", new DemoCommand(env));
         cmd.addSubcommand("checkpoint", new CommandLine(new CheckpointCommand())
                 .addSubcommand("show", new CheckpointShowCommand()));
+        cmd.addSubcommand("sink", new CommandLine(new SinkCommand())
+                .addSubcommand("check", new SinkCheckCommand()));
         cmd.addSubcommand("kafka", new CommandLine(new KafkaCommand())
                 .addSubcommand("dev", new KafkaDevCommand(env))
                 .addSubcommand("topics", new KafkaTopicsCommand())
