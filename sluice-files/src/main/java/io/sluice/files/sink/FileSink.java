@@ -50,9 +50,12 @@ import java.util.zip.GZIPOutputStream;
  * <p>Batch N: each partition writer writes its rows to files in a hidden staging folder
  * ({@code <output>/.sluice-staging/<queryId>/}), fsyncs them and hands them to {@link Batch#commit}, which
  * records the planned final names ({@code <staging>/<N>.moving}), renames the files into place (their folders
- * fsynced), then writes {@code _spark_metadata/N} atomically: from that moment the batch is committed. A batch id
- * the manifest already holds is skipped (nothing written), so a re-run after a crash leaves one set of files. On
- * start, files renamed by an attempt that crashed before its manifest are deleted and the staging folder emptied.
+ * fsynced), records the batch's identity ({@link SinkState}), then writes {@code _spark_metadata/N} atomically:
+ * from that moment the batch is committed. A batch id the manifest already holds is skipped (nothing written) when
+ * it comes with the recorded identity, so a re-run after a crash leaves one set of files; with another identity (a
+ * checkpoint restored from an older copy) the query fails. On start the folder is claimed for the query
+ * ({@link SinkState#claim}), the manifest checked ({@link ManifestCheck#atStart}), files renamed by an attempt that
+ * crashed before its manifest deleted and the staging folder emptied.
  */
 final class FileSink implements Sink {
     private static final Logger LOG = LoggerFactory.getLogger(FileSink.class);

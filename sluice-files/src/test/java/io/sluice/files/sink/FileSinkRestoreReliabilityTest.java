@@ -1,5 +1,10 @@
 package io.sluice.files.sink;
 
+import io.sluice.api.Row;
+import io.sluice.api.sink.BatchInfo;
+import io.sluice.api.sink.BatchWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.types.StructType;
 import io.sluice.core.Backups;
 import io.sluice.core.ManualClock;
 import io.sluice.core.Sluice;
@@ -128,6 +133,28 @@ class FileSinkRestoreReliabilityTest {
 
         assertThat(rows()).containsExactlyInAnyOrder("{\"id\":1}", "{\"id\":2}", "{\"id\":3}");
         assertThat(chk().resolve("commits/1")).exists();
+    }
+
+    @Test
+    void aBatchIdOlderThanTheRecordsKeptFailsToo() throws Exception {
+        try (Sink sink = SinkHarness.sink("json", SinkHarness.options(out(), "minBatchesToRetain", "2"),
+                StructType.fromDDL("id long"), clock)) {
+            for (long id = 0; id < 4; id++) {
+                BatchWriter w = sink.beginBatch(new BatchInfo(SinkHarness.QUERY_ID, id, T0 + id, List.of("{\"n\":"
+                        + id + "}")));
+                w.commit(SinkHarness.writePartitions(w, List.of(List.of(Row.of(id)))));
+            }
+            BatchInfo replanned = new BatchInfo(SinkHarness.QUERY_ID, 1, T0 + 99, List.of("{\"n\":1}"));
+
+            assertThatThrownBy(() -> sink.beginBatch(replanned)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage(replanned.rangeConflict("the file sink's output " + out(), "a range no longer "
+                            + "recorded (the sink keeps the ranges of its last 2 batches, and the manifest holds "
+                            + "batches up to 3)", replanned.range(), "a new output folder (path)"));
+            // The newest batch with its own identity is still a crash re-run: skipped.
+            BatchWriter rerun = sink.beginBatch(new BatchInfo(SinkHarness.QUERY_ID, 3, T0 + 3, List.of("{\"n\":3}")));
+            rerun.commit(SinkHarness.writePartitions(rerun, List.of(List.of(Row.of(3L)))));
+            assertThat(rows()).containsExactly("{\"id\":0}", "{\"id\":1}", "{\"id\":2}", "{\"id\":3}");
+        }
     }
 
     @Test
