@@ -4,7 +4,6 @@ import io.sluice.api.sink.BatchInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -49,12 +48,6 @@ class JdbcIdempotentWriteRestoreReliabilityTest {
         }
     }
 
-    private BatchInfo logged(String queryId, long id) throws IOException {
-        List<String> lines = Files.readAllLines(tmp.resolve("chk/offsets/" + id));
-        long plannedAt = Long.parseLong(lines.get(1).replaceAll(".*\"batchTimestampMs\":(\\d+).*", "$1"));
-        return new BatchInfo(queryId, id, plannedAt, lines.subList(2, lines.size()));
-    }
-
     private static List<Long> values(Connection c) throws Exception {
         List<Long> values = new ArrayList<>();
         try (Statement s = c.createStatement(); ResultSet r = s.executeQuery("SELECT v FROM events ORDER BY v")) {
@@ -73,7 +66,7 @@ class JdbcIdempotentWriteRestoreReliabilityTest {
             Backups.copy(tmp.resolve("chk"), tmp.resolve("backup"));
             clock.advance(60_000);
             runOneBatch(c);
-            BatchInfo written = logged(id, 1);
+            BatchInfo written = LoggedBatch.of(tmp.resolve("chk"), id, 1);
 
             Backups.restore(tmp.resolve("backup"), tmp.resolve("chk"));
             clock.advance(60_000);
@@ -81,7 +74,7 @@ class JdbcIdempotentWriteRestoreReliabilityTest {
             assertThatThrownBy(() -> runOneBatch(c)).isInstanceOf(StreamingQueryException.class)
                     .cause().isInstanceOf(IllegalStateException.class)
                     .satisfies(e -> {
-                        BatchInfo now = logged(id, 1);
+                        BatchInfo now = LoggedBatch.of(tmp.resolve("chk"), id, 1);
                         assertThat(e.getMessage()).isEqualTo("Batch 1 of query " + id + " is already in the table "
                                 + "batches, written for another plan of that batch: digest " + written.digest()
                                 + "; this run's checkpoint plans batch 1 as digest " + now.digest() + " (offsets ["

@@ -2,6 +2,7 @@ package io.sluice.kafka;
 
 import io.sluice.api.sink.BatchInfo;
 import io.sluice.core.Backups;
+import io.sluice.core.LoggedBatch;
 import io.sluice.core.ManualClock;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
@@ -10,11 +11,8 @@ import io.sluice.core.Trigger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.List;
 
 import static io.sluice.kafka.KafkaTestTopics.bootstrap;
 import static io.sluice.kafka.KafkaTestTopics.committedValues;
@@ -49,14 +47,6 @@ class KafkaSinkRestoreReliabilityTest {
         }
     }
 
-    /** The identity the engine gives batch {@code id}, rebuilt from the checkpoint's {@code offsets/<id>}. */
-    private BatchInfo logged(String queryId, long id) throws IOException {
-        List<String> lines = Files.readAllLines(tmp.resolve("chk/offsets/" + id));
-        String meta = lines.get(1);
-        long plannedAt = Long.parseLong(meta.replaceAll(".*\"batchTimestampMs\":(\\d+).*", "$1"));
-        return new BatchInfo(queryId, id, plannedAt, lines.subList(2, lines.size()));
-    }
-
     @Test
     void aRestoredOlderCheckpointFailsInsteadOfDroppingTheBatchAlreadyMarkedInKafka() throws Exception {
         String topic = KafkaTestTopics.create("sink-restore", 1);
@@ -65,7 +55,7 @@ class KafkaSinkRestoreReliabilityTest {
         Backups.copy(tmp.resolve("chk"), tmp.resolve("backup"));
         clock.advance(60_000);
         runOneBatch(topic);
-        BatchInfo written = logged(id, 1);
+        BatchInfo written = LoggedBatch.of(tmp.resolve("chk"), id, 1);
         assertThat(committedValues(topic)).hasSize(20);
 
         Backups.restore(tmp.resolve("backup"), tmp.resolve("chk"));
@@ -74,7 +64,7 @@ class KafkaSinkRestoreReliabilityTest {
         assertThatThrownBy(() -> runOneBatch(topic)).isInstanceOf(StreamingQueryException.class)
                 .cause().isInstanceOf(IllegalStateException.class)
                 .satisfies(e -> {
-                    BatchInfo now = logged(id, 1);
+                    BatchInfo now = LoggedBatch.of(tmp.resolve("chk"), id, 1);
                     assertThat(now.plannedAtMs()).isEqualTo(T0 + 120_000);
                     assertThat(e.getMessage()).isEqualTo("Batch 1 of query " + id + " is already in the exactly-once "
                             + "Kafka sink (marker in consumer group sluice-" + id + "), written for another plan of "
