@@ -88,9 +88,12 @@ final class JavaSnippets {
     static Source source(Block block, String text, String template, int index) {
         int offset = 0;
         int blockLines = text.split("\n", -1).length;
-        String body = text;
+        // Lift the import lines at the top of the block and of the template; blank them so that lines keep
+        // their numbers.
+        StringBuilder lifted = new StringBuilder();
+        String body = lift(text, lifted);
         if (template != null) {
-            List<String> t = List.of(template.split("\n", -1));
+            List<String> t = List.of(lift(template, lifted).split("\n", -1));
             int at = -1;
             for (int i = 0; i < t.size(); i++) {
                 if (t.get(i).strip().equals(SNIPPET)) {
@@ -101,22 +104,9 @@ final class JavaSnippets {
                 throw new IllegalArgumentException(block.where() + ": the wrap directive has no line " + SNIPPET);
             }
             offset = at;
-            body = String.join("\n", t.subList(0, at)) + (at > 0 ? "\n" : "") + text + "\n"
+            body = String.join("\n", t.subList(0, at)) + (at > 0 ? "\n" : "") + body + "\n"
                     + String.join("\n", t.subList(at + 1, t.size()));
         }
-        // Lift the import lines at the top; blank them so that the lines keep their numbers.
-        String[] lines = body.split("\n", -1);
-        StringBuilder lifted = new StringBuilder();
-        for (int i = 0; i < lines.length; i++) {
-            String s = lines[i].strip();
-            if (s.startsWith("import ") && s.endsWith(";")) {
-                lifted.append(s).append(' ');
-                lines[i] = "";
-            } else if (!s.isEmpty() && !s.startsWith("//")) {
-                break;
-            }
-        }
-        body = String.join("\n", lines);
         String pkg = "doctest.s" + index;
         StringBuilder imports = new StringBuilder();
         for (String i : IMPORTS) {
@@ -160,6 +150,21 @@ final class JavaSnippets {
         int firstLine = (header.isEmpty() ? 1 : 2) + offset;
         return new Source(block, pkg, className, header + body + footer, shape, firstLine, blockLines,
                 template == null ? 0 : template.split("\n", -1).length);
+    }
+
+    /** {@code text} with its leading import lines blanked; they are appended to {@code imports}. */
+    private static String lift(String text, StringBuilder imports) {
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            String s = lines[i].strip();
+            if (s.startsWith("import ") && s.endsWith(";")) {
+                imports.append(s).append(' ');
+                lines[i] = "";
+            } else if (!s.isEmpty() && !s.startsWith("//")) {
+                break;
+            }
+        }
+        return String.join("\n", lines);
     }
 
     /** The text from the first line that is neither blank nor a comment. */
