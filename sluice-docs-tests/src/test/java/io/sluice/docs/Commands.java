@@ -317,8 +317,35 @@ final class Commands {
     // ---------------------------------------------------------------------------------------------------------
     // Running sluice commands
 
-    /** What a sluice command did: exit code, stdout, stderr, and whether the harness stopped it (Ctrl-C). */
-    record Result(int exitCode, String out, String err, boolean stopped) {
+    /**
+     * What a sluice command did: exit code, stdout, stderr, and the code a stop by the harness exits with (130 for
+     * SIGINT, 143 for SIGTERM), or 0 when it ended by itself.
+     */
+    record Result(int exitCode, String out, String err, int stopCode) {
+        boolean stopped() {
+            return stopCode != 0;
+        }
+    }
+
+    /**
+     * True when this JVM (so every process it starts) ignores SIGINT: a build started as a background job of a
+     * non-interactive shell does, and a JVM leaves an ignored SIGINT ignored. Ctrl-C's stand-in is then SIGTERM,
+     * which the CLI handles the same way (exit 143). Probed through sun.misc.Signal (jdk.unsupported): setting a
+     * handler returns the one before, SIG_IGN when the signal was ignored; the one before is put back at once.
+     */
+    static boolean sigintIgnored() {
+        try {
+            Class<?> signal = Class.forName("sun.misc.Signal");
+            Class<?> handler = Class.forName("sun.misc.SignalHandler");
+            Object ignore = handler.getField("SIG_IGN").get(null);
+            Object sigint = signal.getConstructor(String.class).newInstance("INT");
+            java.lang.reflect.Method handle = signal.getMethod("handle", signal, handler);
+            Object previous = handle.invoke(null, sigint, ignore);
+            handle.invoke(null, sigint, previous);
+            return previous == ignore;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -358,7 +385,8 @@ final class Commands {
     /**
      * Runs {@code sluice ARGS} in a child JVM on this test classpath, through {@code io.sluice.cli.Main} (the
      * jar's entry point), in {@code work}. One that runs until Ctrl-C gets SIGINT after its first batch line (or
-     * the broker's ready line), as Ctrl-C would send it.
+     * the broker's ready line), as Ctrl-C would send it (SIGTERM when SIGINT is ignored, see
+     * {@link #sigintIgnored()}).
      */
     static Result runSluice(List<String> args, Path work, Duration timeout) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -382,7 +410,7 @@ final class Commands {
         StringBuilder err = new StringBuilder();
         Thread o = pump(p.getInputStream(), out, untilStopped ? ready : null, "doctest-stdout-" + p.pid());
         Thread e = pump(p.getErrorStream(), err, null, "doctest-stderr-" + p.pid());
-        boolean stopped = false;
+        int stopCode = 0;
         try {
             if (untilStopped) {
                 long deadline = System.nanoTime() + timeout.toNanos();
@@ -390,8 +418,10 @@ final class Commands {
                     // waiting for the first batch, or for the process to end by itself (a failure)
                 }
                 if (p.isAlive() && ready.getCount() == 0) {
-                    new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).inheritIO().start().waitFor();
-                    stopped = true;
+                    boolean term = sigintIgnored();
+                    new ProcessBuilder("kill", term ? "-TERM" : "-INT", Long.toString(p.pid())).inheritIO().start()
+                            .waitFor();
+                    stopCode = term ? 143 : 130;
                 }
             }
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -399,7 +429,7 @@ final class Commands {
                 o.join(5000);
                 e.join(5000);
                 return new Result(-1, out.toString(), err + "\n(the harness killed it after " + timeout.toSeconds()
-                        + " s)", stopped);
+                        + " s)", stopCode);
             }
         } finally {
             if (p.isAlive()) {
@@ -408,7 +438,7 @@ final class Commands {
         }
         o.join(5000);
         e.join(5000);
-        return new Result(p.exitValue(), out.toString(), err.toString(), stopped);
+        return new Result(p.exitValue(), out.toString(), err.toString(), stopCode);
     }
 
     private static Thread pump(InputStream in, StringBuilder into, CountDownLatch ready, String name) {

@@ -63,7 +63,7 @@ final class DocHarness {
 
     /** What a run found: every failure (page and line first), the skips, and the commands expected to fail. */
     record Report(List<String> failures, List<String> skips, List<Failed> expectedFailures, int javaBlocks,
-                  int commands) {
+                  int commands, Map<String, Long> millisByBlock) {
     }
 
     /** The pages of the repository that are tested: README.md and docs/**.md. */
@@ -175,7 +175,10 @@ final class DocHarness {
             }
         }
         failures.addAll(sharedCheckpoints(checkpoints(pages)));
+        long compileStart = System.nanoTime();
         JavaSnippets.Compiled compiled = JavaSnippets.compile(new ArrayList<>(sources.values()));
+        Map<String, Long> millis = new LinkedHashMap<>();
+        millis.put("(compiling the java blocks)", (System.nanoTime() - compileStart) / 1_000_000);
         failures.addAll(compiled.errors());
         boolean runJava = compiled.errors().isEmpty();
         int commands = 0;
@@ -185,6 +188,7 @@ final class DocHarness {
                 if (b.has("skip") || checkDirectives(b) != null) {
                     continue;
                 }
+                long started = System.nanoTime();
                 if (b.kind() == Kind.JAVA && runJava) {
                     String problem = JavaSnippets.run(sources.get(b), compiled.loader(), TIMEOUT);
                     if (problem == null) {
@@ -196,9 +200,10 @@ final class DocHarness {
                 } else if (b.kind() == Kind.COMMANDS) {
                     commands += runCommands(repo, b, dir, failures, expected);
                 }
+                millis.put(b.where(), (System.nanoTime() - started) / 1_000_000);
             }
         }
-        return new Report(failures, skips, expected, sources.size(), commands);
+        return new Report(failures, skips, expected, sources.size(), commands, millis);
     }
 
     private static int runCommands(Path repo, Block b, Path dir, List<String> failures, List<Failed> expected)
@@ -223,10 +228,11 @@ final class DocHarness {
             }
             ran++;
             Commands.Result r = Commands.runSluice(c.sluiceArgs(), dir, TIMEOUT);
-            int want = exit != null ? Integer.parseInt(exit.argument()) : r.stopped() ? 130 : 0;
+            int want = exit != null ? Integer.parseInt(exit.argument()) : r.stopCode();
             if (r.exitCode() != want) {
                 failures.add(where + ": `" + c.text() + "` exited with " + r.exitCode() + ", expected " + want
-                        + (r.stopped() ? " (stopped with SIGINT after its first batch)" : "") + "; stderr: "
+                        + (r.stopped() ? " (stopped with SIG" + (r.stopCode() == 130 ? "INT" : "TERM")
+                        + " after its first batch)" : "") + "; stderr: "
                         + clip(r.err()) + "; stdout: " + clip(r.out()));
                 continue;
             }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +29,9 @@ class DocsTest {
     @Test
     void everyExampleOfTheDocsRunsAsWritten(@TempDir Path work) throws Exception {
         DocHarness.Report r = DocHarness.run(repo, DocHarness.pages(repo), work);
+        // The slowest blocks, to keep the harness fast (it runs in every build).
+        r.millisByBlock().entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(8)
+                .forEach(e -> System.out.println("doc test " + e.getKey() + ": " + e.getValue() + " ms"));
         assertThat(r.failures()).as("documented examples that fail").isEmpty();
         assertThat(r.skips()).as("skipped blocks").hasSizeLessThanOrEqualTo(MAX_SKIPS);
         // The harness did look at the pages: the README's first query and the CLI page's commands are there.
