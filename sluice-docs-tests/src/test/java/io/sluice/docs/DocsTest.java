@@ -47,18 +47,22 @@ class DocsTest {
     }
 
     /**
-     * docs/cli.md promises that a failure prints one line, {@code sluice: <message>}, and nothing else (without
-     * --verbose). Each command the docs expect to fail (expect-exit 1) is held to it.
+     * docs/cli.md promises that a failure prints one line on stderr, {@code sluice: <message>}, and nothing else
+     * (without --verbose): no log line, no stack trace. stdout holds only the documented lines (the started line,
+     * batch lines), none before the query starts. Each command the docs expect to fail (expect-exit 1) is held
+     * to it: the query that fails while running does not keep it yet (the engine's ERROR log and its stack trace).
      */
     @Test
     @Disabled("enabled when i13-cli merges: the CLI's one-line error output is that branch's work")
     void aFailurePrintsExactlyOneLine(@TempDir Path work) throws Exception {
         DocHarness.Report r = DocHarness.run(repo, List.of("docs/cli.md"), work);
-        assertThat(r.expectedFailures()).isNotEmpty();
+        assertThat(r.failures()).isEmpty();
+        assertThat(r.expectedFailures()).hasSizeGreaterThanOrEqualTo(2);
         for (DocHarness.Failed f : r.expectedFailures()) {
-            String all = f.result().out() + f.result().err();
-            assertThat(all.lines().toList()).as("%s: %s", f.where(), f.command()).hasSize(1);
-            assertThat(f.result().err()).startsWith("sluice: ");
+            assertThat(f.result().err().lines().toList()).as("stderr of %s: %s", f.where(), f.command())
+                    .singleElement().asString().startsWith("sluice: ");
+            assertThat(f.result().out().lines().toList()).as("stdout of %s: %s", f.where(), f.command())
+                    .allMatch(l -> l.startsWith("started query ") || l.startsWith("batch "));
         }
     }
 }
