@@ -143,4 +143,16 @@ class DocHarnessTest {
                         + "-->)");
         assertThat(r.skips()).containsExactly("page.md:16: needs a cluster");
     }
+
+    @Test
+    void kafkaDevRunsOnAFreePortUntilCtrlC(@TempDir Path dir) throws Exception {
+        DocHarness.Report r = run(dir, """
+                ```bash
+                bin/sluice kafka dev --data-dir /tmp/dev-kafka
+                ```
+                """);
+        assertThat(r.failures()).isEmpty();
+        assertThat(r.commands()).isEqualTo(1);
+        assertThat(dir.resolve("work/page/tmp/dev-kafka")).isDirectory();
+    }
 }

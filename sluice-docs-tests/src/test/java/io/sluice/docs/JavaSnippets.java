@@ -64,10 +64,10 @@ final class JavaSnippets {
 
     /**
      * One snippet's generated source. {@code firstLine}: the source line (1-based) of the block's first line;
-     * {@code wrapOffset}: the line of the block inside the wrap template (0 without one).
+     * {@code blockLines}: how many lines the block has.
      */
     record Source(Block block, String packageName, String className, String code, Shape shape, int firstLine,
-                  int blockLines, int wrapLines) {
+                  int blockLines) {
         String fqcn() {
             return packageName + "." + className;
         }
@@ -148,8 +148,7 @@ final class JavaSnippets {
             footer = "\n}}\n";
         }
         int firstLine = (header.isEmpty() ? 1 : 2) + offset;
-        return new Source(block, pkg, className, header + body + footer, shape, firstLine, blockLines,
-                template == null ? 0 : template.split("\n", -1).length);
+        return new Source(block, pkg, className, header + body + footer, shape, firstLine, blockLines);
     }
 
     /** {@code text} with its leading import lines blanked; they are appended to {@code imports}. */
