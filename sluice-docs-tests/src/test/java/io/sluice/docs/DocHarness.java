@@ -300,8 +300,8 @@ final class DocHarness {
     /** The shared test broker, with the directive's topics created (one partition each). */
     private static String bootstrap(Block b) {
         String servers = SharedLocalKafkaBroker.get().bootstrapServers();
-        List<String> topics = List.of(b.directive("needs").argument().split("\\s+")).subList(1,
-                b.directive("needs").argument().split("\\s+").length);
+        String[] words = b.directive("needs").argument().split("\\s+"); // kafka TOPIC...
+        List<String> topics = List.of(words).subList(1, words.length);
         if (!topics.isEmpty()) {
             try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
                 for (String t : topics) {
