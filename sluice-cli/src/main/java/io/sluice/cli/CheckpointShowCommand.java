@@ -1,8 +1,11 @@
 package io.sluice.cli;
 
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.io.LocalPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -25,14 +28,20 @@ final class CheckpointShowCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "DIR", description = "The checkpoint folder.")
-    Path dir;
+    String dir;
 
     @Option(names = "--json", description = "Print a JSON document instead of text.")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
-        CheckpointReport report = CheckpointReader.read(dir);
+        Path local;
+        try {
+            local = LocalPaths.of("DIR", dir);
+        } catch (InvalidOptionException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        CheckpointReport report = CheckpointReader.read(local);
         PrintWriter out = spec.commandLine().getOut();
         out.print(json ? report.json() : report.text());
         out.flush();

@@ -1,7 +1,12 @@
 package io.sluice.cli;
 
 import java.io.Console;
+import java.io.File;
+import java.io.IOException;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * What the command line needs from its surroundings, so tests can give their own: whether output goes to an
@@ -19,19 +24,73 @@ record Env(boolean interactive, int columns, ShutdownHooks hooks) {
         Runnable install(Runnable onShutdown);
     }
 
+    /** The system property {@code bin/sluice} passes the terminal's width in. */
+    static final String COLUMNS_PROPERTY = "sluice.columns";
+    /** The width when nothing tells it. */
+    static final int DEFAULT_COLUMNS = 80;
+
     /** The real terminal and the JVM's shutdown hooks. */
     static Env system() {
         String term = System.getenv("TERM");
         boolean interactive = isTerminal(System.console()) && term != null && !term.equals("dumb");
-        return new Env(interactive, columns(System.getenv("COLUMNS")), Env::installShutdownHook);
+        int columns = columns(System.getProperty(COLUMNS_PROPERTY), System.getenv("COLUMNS"),
+                interactive ? Env::askTerminal : () -> null);
+        return new Env(interactive, columns, Env::installShutdownHook);
     }
 
-    static int columns(String env) {
+    /**
+     * The terminal's width: the first positive whole number of {@code property} ({@value #COLUMNS_PROPERTY}, set by
+     * the launcher, which asks the terminal), {@code env} ({@code COLUMNS}: a shell sets it without exporting it,
+     * so it is there only when the user exported it), and {@code terminal} (asked only when neither is); else
+     * {@value #DEFAULT_COLUMNS}.
+     */
+    static int columns(String property, String env, Supplier<String> terminal) {
+        Integer c = positive(property);
+        if (c == null) {
+            c = positive(env);
+        }
+        if (c == null) {
+            c = positive(terminal.get());
+        }
+        return c != null ? c : DEFAULT_COLUMNS;
+    }
+
+    private static Integer positive(String text) {
+        if (text == null) {
+            return null;
+        }
         try {
-            int c = env == null ? 80 : Integer.parseInt(env.trim());
-            return c > 0 ? c : 80;
+            int c = Integer.parseInt(text.trim());
+            return c > 0 ? c : null;
         } catch (NumberFormatException e) {
-            return 80;
+            return null;
+        }
+    }
+
+    /**
+     * The JVM cannot ask the terminal its size; {@code stty size < /dev/tty} can (it prints "rows columns"), in a
+     * few milliseconds. Only used when the jar is run without the launcher; null when it fails.
+     */
+    private static String askTerminal() {
+        File tty = new File("/dev/tty");
+        if (!tty.exists()) {
+            return null;
+        }
+        try {
+            Process p = new ProcessBuilder("stty", "size").redirectInput(tty)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            byte[] out = p.getInputStream().readAllBytes();
+            if (!p.waitFor(1, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                p.destroy();
+                return null;
+            }
+            String[] size = new String(out, StandardCharsets.US_ASCII).trim().split("\\s+");
+            return size.length == 2 ? size[1] : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         }
     }
 

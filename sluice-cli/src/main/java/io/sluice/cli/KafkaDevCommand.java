@@ -13,11 +13,14 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * {@code sluice kafka dev}: a single-node KRaft broker in the foreground, for trying pipelines out; prints the
- * bootstrap servers and stops on Ctrl-C. Topics and records stay in the data folder between runs.
+ * bootstrap servers and stops on Ctrl-C. Topics and records stay in the data folder between runs. Topics are
+ * created on first use ({@code auto.create.topics.enable=true}, {@value #PARTITIONS} partition unless
+ * {@code --config} says otherwise). A port already in use fails at once with the {@code --port} hint.
  */
 @Command(name = "dev", mixinStandardHelpOptions = true,
         description = "Starts a local single-node Kafka broker (KRaft) in the foreground; Ctrl-C stops it.")
 final class KafkaDevCommand implements Callable<Integer> {
+    static final String PARTITIONS = "1";
     private final Env env;
 
     @Spec
@@ -40,13 +43,27 @@ final class KafkaDevCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        LocalKafkaBroker.Builder b = LocalKafkaBroker.builder(dataDir).port(port);
+        // For trying things out, a producer writing to a new topic creates it; --config wins over both.
+        LocalKafkaBroker.Builder b = LocalKafkaBroker.builder(dataDir).port(port)
+                .config("auto.create.topics.enable", "true").config("num.partitions", PARTITIONS);
         configs.forEach(b::config);
         CountDownLatch stopped = new CountDownLatch(1);
-        try (LocalKafkaBroker broker = b.start()) {
+        LocalKafkaBroker started;
+        try {
+            started = b.start();
+        } catch (LocalKafkaBroker.PortInUseException e) {
+            throw new IllegalStateException(e.getMessage() + "; choose another with --port PORT", e);
+        }
+        try (LocalKafkaBroker broker = started) {
             Runnable uninstall = env.hooks().install(stopped::countDown);
             out.println("Kafka broker running: bootstrap servers " + broker.bootstrapServers() + " (data in "
                     + dataDir.toAbsolutePath().normalize() + "). Ctrl-C stops it.");
+            String create = "sluice kafka topics --bootstrap-servers " + broker.bootstrapServers()
+                    + " create NAME --partitions N";
+            out.println(Boolean.parseBoolean(configs.getOrDefault("auto.create.topics.enable", "true").trim())
+                    ? "Topics are created on first write, with " + configs.getOrDefault("num.partitions", PARTITIONS)
+                            + " partition(s); to choose: " + create
+                    : "Topics are not created on first write: " + create);
             out.println("Try: sluice run --source kafka --source-option kafka.bootstrap.servers="
                     + broker.bootstrapServers() + " ... (see docs/sources/kafka.md)");
             out.flush();

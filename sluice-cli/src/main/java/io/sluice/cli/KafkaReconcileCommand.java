@@ -3,6 +3,7 @@ package io.sluice.cli;
 import io.sluice.api.Row;
 import io.sluice.core.DataStreamReader;
 import io.sluice.core.Sluice;
+import io.sluice.kafka.KafkaCalls;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -12,7 +13,9 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -20,11 +23,13 @@ import java.util.concurrent.Callable;
 /**
  * {@code sluice kafka reconcile}: counts the records Kafka holds for a time window (record timestamps in
  * {@code [from, to)}), per partition, with a bounded read of the Kafka source; with {@code --expected} compares
- * the total with what a sink reported writing. Exit 0 when equal (or nothing to compare), 1 on a mismatch.
+ * the total with what a sink reported writing. Exit 0 when equal (or nothing to compare), 1 on a mismatch or a
+ * topic that does not exist.
  */
 @Command(name = "reconcile", mixinStandardHelpOptions = true,
         description = "Counts the records of topics in a time window [from, to) and compares with an expected count.")
 final class KafkaReconcileCommand implements Callable<Integer> {
+    private static final String API_TIMEOUT = "kafka.default.api.timeout.ms";
 
     @Spec
     CommandSpec spec;
@@ -57,6 +62,12 @@ final class KafkaReconcileCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Long fromMs = from == null ? null : time("--from", from);
         Long toMs = to == null ? null : time("--to", to);
+        List<String> names = Arrays.stream(topics.split(",")).map(String::trim).filter(t -> !t.isEmpty()).toList();
+        // A missing topic would count as 0 records (the source reads topics that do not exist yet as empty).
+        try (TopicAdmin admin = new TopicAdmin(new KafkaCalls.Target(bootstrap, "--bootstrap-servers",
+                apiTimeoutMs(), API_TIMEOUT), options)) {
+            admin.requireExists(names);
+        }
         try (Sluice sluice = Sluice.local()) {
             DataStreamReader r = sluice.read().format("kafka").option("kafka.bootstrap.servers", bootstrap)
                     .option("subscribe", topics).option("kafka.isolation.level", "read_committed");
@@ -88,6 +99,22 @@ final class KafkaReconcileCommand implements Callable<Integer> {
                     + (total - expected) + ").");
             return 1;
         }
+    }
+
+    /** The source's bound on a Kafka call, {@code kafka.default.api.timeout.ms} of --option, else 30 s. */
+    private long apiTimeoutMs() {
+        String v = options.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(API_TIMEOUT))
+                .map(Map.Entry::getValue).findFirst().orElse(null);
+        try {
+            long ms = v == null ? KafkaCalls.DEFAULT_TIMEOUT_MS : Long.parseLong(v.trim());
+            if (ms > 0 && ms <= Integer.MAX_VALUE) {
+                return ms;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new ParameterException(spec.commandLine(), "Invalid value '" + v + "' for option '" + API_TIMEOUT
+                + "': a time-out in milliseconds from 1 to " + Integer.MAX_VALUE + " is accepted");
     }
 
     private long time(String flag, String value) {

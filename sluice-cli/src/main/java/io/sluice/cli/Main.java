@@ -1,6 +1,10 @@
 package io.sluice.cli;
 
+import io.sluice.core.StreamingQueryException;
 import picocli.CommandLine;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * The {@code sluice} command: {@code sluice run}, {@code sluice checkpoint show}; {@code sluice --help} lists them.
@@ -8,6 +12,7 @@ import picocli.CommandLine;
  * Ctrl-C. See docs/cli.md.
  */
 public final class Main {
+    private static final String SIMPLE_LOGGER = "org.slf4j.simpleLogger.";
 
     private Main() {
     }
@@ -28,6 +33,7 @@ public final class Main {
                 .addSubcommand("show", new CheckpointShowCommand()));
         cmd.addSubcommand("kafka", new CommandLine(new KafkaCommand())
                 .addSubcommand("dev", new KafkaDevCommand(env))
+                .addSubcommand("topics", new KafkaTopicsCommand())
                 .addSubcommand("reconcile", new KafkaReconcileCommand()));
         cmd.setExecutionExceptionHandler(reporter);
         cmd.setParameterExceptionHandler(reporter);
@@ -35,24 +41,37 @@ public final class Main {
     }
 
     /**
-     * The engine logs through slf4j-simple to stderr; at INFO it would bury the live view, so the default is WARN
-     * (INFO with {@code --verbose}), and lines are short ({@code WARN MicroBatchExecution - ...}). Must run
-     * before the first logger is created. A -D setting wins.
+     * The command's SLF4J binding is slf4j-simple, on stderr, configured here before the first logger is created
+     * (a {@code -D} setting wins): see {@link #loggingDefaults}.
      */
     private static void configureLogging(String[] args) {
         boolean verbose = false;
         for (String a : args) {
             verbose |= a.equals("--verbose") || a.equals("-v");
         }
-        setDefault("org.slf4j.simpleLogger.defaultLogLevel", verbose ? "info" : "warn");
-        setDefault("org.slf4j.simpleLogger.showThreadName", "false");
-        setDefault("org.slf4j.simpleLogger.showShortLogName", "true");
+        loggingDefaults(verbose).forEach((key, value) -> {
+            if (System.getProperty(key) == null) {
+                System.setProperty(key, value);
+            }
+        });
     }
 
-    private static void setDefault(String key, String value) {
-        if (System.getProperty(key) == null) {
-            System.setProperty(key, value);
+    /**
+     * slf4j-simple's settings: every logger at WARN, so INFO lines do not bury the live view, and Kafka's clients
+     * and broker stay at WARN even with {@code --verbose}, which raises only Sluice's own ({@code io.sluice}) to
+     * INFO; lines are short ({@code WARN MicroBatchExecution - ...}). A query's failure is never logged: the
+     * {@link ErrorReporter} prints it, once, on one line (its trace with {@code --verbose}, secrets masked).
+     */
+    static Map<String, String> loggingDefaults(boolean verbose) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put(SIMPLE_LOGGER + "defaultLogLevel", "warn");
+        if (verbose) {
+            p.put(SIMPLE_LOGGER + "log.io.sluice", "info");
         }
+        p.put(SIMPLE_LOGGER + "log." + StreamingQueryException.FAILURE_LOGGER, "off");
+        p.put(SIMPLE_LOGGER + "showThreadName", "false");
+        p.put(SIMPLE_LOGGER + "showShortLogName", "true");
+        return p;
     }
 
     /** The version from the jar's manifest. */

@@ -8,24 +8,27 @@ import java.util.Map;
 /**
  * The settings of one pipeline, from a pipeline file, from flags, or both merged ({@link #overriddenBy}). A null
  * field was not given. Option maps keep the order given; keys are case-insensitive, as the engine treats them.
+ * {@code conf} is the engine configuration ({@code Sluice.builder().config(..)}), merged the same way.
  */
 record Pipeline(String name, String sourceFormat, Map<String, String> sourceOptions, String schema,
                 List<Transform> transforms, String sinkFormat, Map<String, String> sinkOptions,
-                String checkpoint, TriggerSpec trigger, String progressFile) {
+                String checkpoint, TriggerSpec trigger, String progressFile, Map<String, String> conf) {
 
     Pipeline {
         sourceOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sourceOptions));
         sinkOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sinkOptions));
+        conf = Collections.unmodifiableMap(new LinkedHashMap<>(conf));
         transforms = transforms == null ? null : List.copyOf(transforms);
     }
 
     static Pipeline empty() {
-        return new Pipeline(null, null, Map.of(), null, null, null, Map.of(), null, null, null);
+        return new Pipeline(null, null, Map.of(), null, null, null, Map.of(), null, null, null, Map.of());
     }
 
     /**
      * These settings with {@code flags} on top: a setting given in both takes the flag's value; options are merged
-     * key by key (the flag's value wins, whatever the key's case); a non-null transform list replaces this one.
+     * key by key (the flag's value wins, whatever the key's case), and so is {@code conf}; a non-null transform
+     * list replaces this one.
      */
     Pipeline overriddenBy(Pipeline flags) {
         return new Pipeline(
@@ -38,7 +41,8 @@ record Pipeline(String name, String sourceFormat, Map<String, String> sourceOpti
                 merge(sinkOptions, flags.sinkOptions),
                 pick(flags.checkpoint, checkpoint),
                 pick(flags.trigger, trigger),
-                pick(flags.progressFile, progressFile));
+                pick(flags.progressFile, progressFile),
+                merge(conf, flags.conf));
     }
 
     /** The trigger to run with: the one given, or back-to-back batches. */

@@ -30,6 +30,7 @@ import java.util.Map;
  * checkpoint: /var/lib/orders/chk
  * trigger: availableNow
  * progressFile: /var/log/orders/progress.jsonl
+ * conf: {sluice.options.unknown: error}
  * </pre>
  * Every key is checked: an unknown key, a value of the wrong shape or a bad trigger or transform fails with the
  * file, the line and what is accepted. Scalars keep their text as written ({@code 1e3} stays {@code 1e3}). A key
@@ -37,7 +38,7 @@ import java.util.Map;
  */
 final class PipelineFile {
     static final List<String> TOP_KEYS = List.of("name", "source", "transforms", "sink", "checkpoint", "trigger",
-            "progressFile");
+            "progressFile", "conf");
     static final List<String> SOURCE_KEYS = List.of("format", "options", "schema");
     static final List<String> SINK_KEYS = List.of("format", "options");
 
@@ -127,7 +128,7 @@ final class PipelineFile {
         }
         return new Pipeline(scalar(top.get("name"), "name"), sourceFormat, sourceOptions, schema,
                 transforms(top.get("transforms")), sinkFormat, sinkOptions, scalar(top.get("checkpoint"), "checkpoint"),
-                trigger, scalar(top.get("progressFile"), "progressFile"));
+                trigger, scalar(top.get("progressFile"), "progressFile"), options(top.get("conf"), "conf"));
     }
 
     /** Items: {@code "where: cond"} / {@code "select: a, b"} as text, or {@code where: cond} / {@code select: [a, b]}. */

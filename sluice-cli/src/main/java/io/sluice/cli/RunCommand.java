@@ -1,6 +1,7 @@
 package io.sluice.cli;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.io.LocalPaths;
 import io.sluice.api.types.StructType;
 import io.sluice.core.DataStreamReader;
 import io.sluice.core.DataStreamWriter;
@@ -24,6 +25,7 @@ import java.net.URLClassLoader;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +37,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code sluice run [PIPELINE.yaml] [flags]}: checks every setting, starts the query, shows its progress, and
- * returns when it ends: by itself (availableNow, once: exit 0), on Ctrl-C (at a batch boundary: exit 130) or by
+ * returns when it ends: by itself (availableNow, once: exit 0), on Ctrl-C (at a batch boundary, or interrupted
+ * after {@value #STOP_GRACE_SECONDS} s, exiting within twice that: exit 130) or by
  * failing (exit 1).
  */
 @Command(name = "run", sortOptions = false, usageHelpAutoWidth = true,
@@ -48,6 +51,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class RunCommand implements Callable<Integer> {
     /** How long the command waits for the listener to show the last progress after the query ended. */
     private static final long DRAIN_TIMEOUT_MS = 10_000;
+    /** The engine's stop grace period: Ctrl-C ends the query within twice this (docs/cli.md, Ctrl-C). */
+    static final long STOP_GRACE_SECONDS = 5;
 
     private final Env env;
     private final ErrorReporter reporter;
@@ -94,10 +99,14 @@ final class RunCommand implements Callable<Integer> {
             description = "Append each batch's progress JSON to FILE, one line per batch.")
     String progressFile;
 
+    @Option(names = "--conf", paramLabel = "KEY=VALUE",
+            description = "An engine setting (repeatable), e.g. sluice.options.unknown=error.")
+    List<String> conf = new ArrayList<>();
+
     @Option(names = "--plugins", paramLabel = "DIR", defaultValue = "${env:SLUICE_PLUGINS}",
             description = "A folder of jars with more sources, data sources and sinks (found through "
                     + "META-INF/services); default: the SLUICE_PLUGINS environment variable.")
-    Path plugins;
+    String plugins;
 
     @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")
     boolean plain;
@@ -121,6 +130,7 @@ final class RunCommand implements Callable<Integer> {
         // The flags first: a usage error is reported before a file is read.
         Map<String, String> srcOpts = keyValues("--source-option", sourceOptions);
         Map<String, String> sinkOpts = keyValues("--sink-option", sinkOptions);
+        Map<String, String> confs = keyValues("--conf", conf);
         reporter.redactor(Redactor.of(srcOpts, sinkOpts));
         List<Transform> steps = null;
         if (transforms != null) {
@@ -148,11 +158,27 @@ final class RunCommand implements Callable<Integer> {
                 throw usage("Invalid --schema '" + schema + "': " + ErrorReporter.oneLine(e));
             }
         }
+        // Path flags: a scheme Sluice cannot write (s3a://...) is refused before anything is created.
+        if (checkpoint != null) {
+            localPath("--checkpoint", checkpoint);
+        }
+        if (progressFile != null) {
+            localPath("--progress-file", progressFile);
+        }
+        if (plugins != null) {
+            localPath("--plugins", plugins);
+        }
         Pipeline flags = new Pipeline(name, source, srcOpts, schema, steps, sink, sinkOpts, checkpoint, trig,
-                progressFile);
+                progressFile, confs);
         Pipeline fromFile = pipelineFile == null ? Pipeline.empty() : PipelineFile.read(pipelineFile);
         Pipeline merged = fromFile.overriddenBy(flags);
         reporter.redactor(merged.redactor());
+        if (checkpoint == null && merged.checkpoint() != null) {
+            filePath("checkpoint", merged.checkpoint());
+        }
+        if (progressFile == null && merged.progressFile() != null) {
+            filePath("progressFile", merged.progressFile());
+        }
         if (merged.sourceFormat() == null) {
             throw usage("No source: give --source FORMAT, or source.format in the pipeline file");
         }
@@ -173,14 +199,17 @@ final class RunCommand implements Callable<Integer> {
     private int run(Pipeline p) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        URLClassLoader pluginLoader = plugins == null ? null : pluginLoader(plugins);
+        URLClassLoader pluginLoader = plugins == null ? null : pluginLoader(localPath("--plugins", plugins));
         ClassLoader loader = pluginLoader != null ? pluginLoader : RunCommand.class.getClassLoader();
         Thread self = Thread.currentThread();
         ClassLoader previous = self.getContextClassLoader();
         // A format given as a provider's class name is loaded through the context class loader.
         self.setContextClassLoader(loader);
         ProgressFile progress = null;
-        try (Sluice sluice = Sluice.builder().classLoader(loader).build()) {
+        Sluice.Builder builder = Sluice.builder().classLoader(loader)
+                .stopGracePeriod(Duration.ofSeconds(STOP_GRACE_SECONDS));
+        p.conf().forEach(builder::config);
+        try (Sluice sluice = builder.build()) {
             DataStreamReader reader = sluice.readStream().format(p.sourceFormat()).options(p.sourceOptions());
             if (p.schema() != null) {
                 reader.schema(p.schema());
@@ -196,7 +225,8 @@ final class RunCommand implements Callable<Integer> {
                 writer.option("checkpointLocation", p.checkpoint());
             }
             if (p.progressFile() != null) {
-                progress = ProgressFile.open(Path.of(p.progressFile()), p.redactor());
+                progress = ProgressFile.open(LocalPaths.of("progressFile", p.progressFile()),
+                        p.redactor());
             }
             LiveView view = new LiveView(out, err, env.interactive() && !plain, env.columns(), trig.availableNow(),
                     progress, startedLine(p));
@@ -207,7 +237,15 @@ final class RunCommand implements Callable<Integer> {
             CountDownLatch finished = new CountDownLatch(1);
             Runnable uninstall = env.hooks().install(() -> {
                 interrupted.set(true);
-                query.stop(); // at a batch boundary: a batch in flight completes and commits
+                // At a batch boundary if it comes within the grace period, else interrupted; bounded either way.
+                query.stop();
+                if (query.isActive()) {
+                    err.println("sluice: the query did not stop within " + 2 * STOP_GRACE_SECONDS + " s (its "
+                            + "source or sink ignores interrupts); exiting anyway: the batch in flight, if any, is "
+                            + "re-run at the next start");
+                    err.flush();
+                    return;
+                }
                 try {
                     finished.await(DRAIN_TIMEOUT_MS, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
@@ -316,6 +354,24 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return new URLClassLoader("sluice-plugins", urls.toArray(URL[]::new), RunCommand.class.getClassLoader());
+    }
+
+    /** The local path a path flag names; another scheme is a usage error (exit 2). */
+    private Path localPath(String flag, String value) {
+        try {
+            return LocalPaths.of(flag, value);
+        } catch (InvalidOptionException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    /** The same check for a path the pipeline file gives: a pipeline file error (exit 1). */
+    private void filePath(String key, String value) {
+        try {
+            LocalPaths.of(key, value);
+        } catch (InvalidOptionException e) {
+            throw new PipelineFileException(pipelineFile + ": " + e.getMessage());
+        }
     }
 
     private ParameterException usage(String message) {

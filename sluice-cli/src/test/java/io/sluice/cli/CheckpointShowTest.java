@@ -197,8 +197,8 @@ class CheckpointShowTest {
 
         Cli.Result usage = Cli.run("checkpoint", "show");
         assertThat(usage.exitCode()).isEqualTo(2);
-        assertThat(usage.err()).isEqualTo("sluice: Missing required parameter: 'DIR'\n"
-                + "Try 'sluice checkpoint show --help' for more information.\n");
+        assertThat(usage.err()).isEqualTo("sluice: Missing required parameter: 'DIR'; see 'sluice checkpoint show "
+                + "--help'\n");
     }
 
     @Test

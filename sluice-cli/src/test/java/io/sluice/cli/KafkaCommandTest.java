@@ -11,6 +11,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -58,22 +61,129 @@ class KafkaCommandTest {
     }
 
     @Test
-    void devStartsABrokerUntilCtrlC() throws Exception {
+    void devStartsABrokerThatCreatesTopicsOnFirstWriteUntilCtrlC() throws Exception {
         AtomicReference<Runnable> ctrlC = new AtomicReference<>();
         Env env = new Env(false, 80, onShutdown -> {
             ctrlC.set(onShutdown);
             return () -> {
             };
         });
+        int port = freePort();
+        String servers = "localhost:" + port;
         AtomicReference<Cli.Result> result = new AtomicReference<>();
-        Thread t = new Thread(() -> result.set(Cli.run(env, "kafka", "dev", "--port", "0", "--data-dir",
-                tmp.toString())), "kafka-dev-test");
+        Thread t = new Thread(() -> result.set(Cli.run(env, "kafka", "dev", "--port", String.valueOf(port),
+                "--data-dir", tmp.toString())), "kafka-dev-test");
         t.start();
         await().atMost(Duration.ofSeconds(60)).until(() -> ctrlC.get() != null);
-        ctrlC.get().run();
-        t.join(30_000);
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                servers), new StringSerializer(), new StringSerializer());
+             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
+            p.send(new ProducerRecord<>("never-created", "v")).get();
+            assertThat(admin.describeTopics(List.of("never-created")).allTopicNames().get().get("never-created")
+                    .partitions()).hasSize(1);
+        } finally {
+            ctrlC.get().run();
+            t.join(30_000);
+        }
         assertThat(result.get().exitCode()).isZero();
-        assertThat(result.get().out()).startsWith("Kafka broker running: bootstrap servers localhost:")
-                .endsWith("Kafka broker stopped.\n");
+        assertThat(result.get().out()).isEqualTo("Kafka broker running: bootstrap servers " + servers + " (data in "
+                + tmp.toAbsolutePath().normalize() + "). Ctrl-C stops it.\n"
+                + "Topics are created on first write, with 1 partition(s); to choose: sluice kafka topics"
+                + " --bootstrap-servers " + servers + " create NAME --partitions N\n"
+                + "Try: sluice run --source kafka --source-option kafka.bootstrap.servers=" + servers
+                + " ... (see docs/sources/kafka.md)\n"
+                + "Kafka broker stopped.\n");
+    }
+
+    @Test
+    void devOnABusyPortSaysSoInOneLine() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            Cli.Result r = Cli.run("kafka", "dev", "--port", String.valueOf(taken.getLocalPort()), "--data-dir",
+                    tmp.resolve("data").toString());
+            assertThat(r.exitCode()).isEqualTo(1);
+            assertThat(r.out()).isEmpty();
+            assertThat(r.err()).isEqualTo("sluice: port " + taken.getLocalPort() + " is already in use; choose"
+                    + " another with --port PORT\n");
+        }
+    }
+
+    @Test
+    void topicsCreatesListsAndDescribes() throws Exception {
+        String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
+        String t = "topics-" + System.nanoTime();
+        Cli.Result created = Cli.run("kafka", "topics", "--bootstrap-servers", bootstrap, "create", t,
+                "--partitions", "2");
+        assertThat(created.exitCode()).as(created.err()).isZero();
+        assertThat(created.out()).isEqualTo("Created topic '" + t + "' at " + bootstrap
+                + ": 2 partitions, replication factor 1\n");
+        try (KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrap), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 3; i++) {
+                p.send(new ProducerRecord<>(t, 1, null, "v" + i)).get();
+            }
+        }
+        Cli.Result listed = Cli.run("kafka", "topics", "--bootstrap-servers", bootstrap, "list");
+        assertThat(listed.exitCode()).isZero();
+        assertThat(listed.out().lines().toList()).contains(t).isSorted().doesNotContain("__consumer_offsets");
+
+        Cli.Result described = Cli.run("kafka", "topics", "--bootstrap-servers", bootstrap, "describe", t);
+        assertThat(described.exitCode()).as(described.err()).isZero();
+        assertThat(described.out()).isEqualTo("Topic '" + t + "' at " + bootstrap
+                + ": 2 partitions, replication factor 1\n"
+                + "  partition 0: leader 1, earliest 0, latest 0\n"
+                + "  partition 1: leader 1, earliest 0, latest 3\n");
+
+        Cli.Result again = Cli.run("kafka", "topics", "--bootstrap-servers", bootstrap, "create", t);
+        assertThat(again.exitCode()).isEqualTo(1);
+        assertThat(again.err()).isEqualTo("sluice: topic '" + t + "' already exists at " + bootstrap + "\n");
+        Cli.Result missing = Cli.run("kafka", "topics", "--bootstrap-servers", bootstrap, "describe", t + "-x");
+        assertThat(missing.exitCode()).isEqualTo(1);
+        assertThat(missing.err()).isEqualTo("sluice: topic '" + t + "-x' does not exist at " + bootstrap + "\n");
+        Cli.Result zero = Cli.run("kafka", "topics", "--bootstrap-servers", bootstrap, "create", t + "-z",
+                "--partitions", "0");
+        assertThat(zero.exitCode()).isEqualTo(2);
+        assertThat(zero.err()).isEqualTo("sluice: Invalid value '0' for option '--partitions': a whole number of at"
+                + " least 1 is accepted; see 'sluice kafka topics create --help'\n");
+    }
+
+    @Test
+    void topicsAndReconcileOnUnreachableBrokersFailWithinTheTimeout() throws Exception {
+        String servers = "localhost:" + freePort();
+        Cli.Result topics = Cli.run("kafka", "topics", "--bootstrap-servers", servers, "--timeout-ms", "1000",
+                "list");
+        assertThat(topics.exitCode()).isEqualTo(1);
+        assertThat(topics.err()).isEqualTo("sluice: Could not reach the Kafka brokers at " + servers
+                + " (--bootstrap-servers) within 1 s (--timeout-ms): org.apache.kafka.common.errors.TimeoutException:"
+                + " Timed out waiting for a node assignment. Call: listTopics\n");
+        Cli.Result unresolvable = Cli.run("kafka", "topics", "--bootstrap-servers", "no-such-host.invalid:9092",
+                "list");
+        assertThat(unresolvable.exitCode()).isEqualTo(1);
+        assertThat(unresolvable.err()).isEqualTo("sluice: Cannot connect to the Kafka brokers at"
+                + " no-such-host.invalid:9092 (--bootstrap-servers): No resolvable bootstrap urls given in"
+                + " bootstrap.servers\n");
+        Cli.Result reconcile = Cli.run("kafka", "reconcile", "--bootstrap-servers", servers, "--topic", "t",
+                "--option", "kafka.default.api.timeout.ms=1000");
+        assertThat(reconcile.exitCode()).isEqualTo(1);
+        assertThat(reconcile.err()).isEqualTo("sluice: Could not reach the Kafka brokers at " + servers
+                + " (--bootstrap-servers) within 1 s (kafka.default.api.timeout.ms):"
+                + " org.apache.kafka.common.errors.TimeoutException: Timed out waiting for a node assignment."
+                + " Call: listTopics\n");
+    }
+
+    @Test
+    void reconcileOnATopicThatDoesNotExistIsAnError() {
+        String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
+        String t = "no-such-topic-" + System.nanoTime();
+        Cli.Result r = Cli.run("kafka", "reconcile", "--bootstrap-servers", bootstrap, "--topic", t,
+                "--expected", "0");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("sluice: topic '" + t + "' does not exist at " + bootstrap + "\n");
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
     }
 }

@@ -78,9 +78,12 @@ class PipelineFileTest {
                 transforms: ["where: x > 1"]
                 sink: {format: noop}
                 trigger: once
+                conf: {a.b: 1, c: x}
                 """);
+        assertThat(file.conf()).containsExactly(Map.entry("a.b", "1"), Map.entry("c", "x"));
         Pipeline flags = new Pipeline("b", null, Map.of("ROWSPERSECOND", "9"), null,
-                List.of(Transform.where("y > 2")), "memory", Map.of(), "/c", TriggerSpec.parse("availableNow"), null);
+                List.of(Transform.where("y > 2")), "memory", Map.of(), "/c", TriggerSpec.parse("availableNow"), null,
+                Map.of("A.B", "2"));
         Pipeline merged = file.overriddenBy(flags);
         assertThat(merged.name()).isEqualTo("b");
         assertThat(merged.sourceFormat()).isEqualTo("rate");
@@ -89,6 +92,7 @@ class PipelineFileTest {
         assertThat(merged.transforms()).containsExactly(Transform.where("y > 2"));
         assertThat(merged.sinkFormat()).isEqualTo("memory");
         assertThat(merged.checkpoint()).isEqualTo("/c");
+        assertThat(merged.conf()).containsExactly(Map.entry("c", "x"), Map.entry("A.B", "2"));
         assertThat(merged.effectiveTrigger().text()).isEqualTo("availableNow");
         assertThat(file.overriddenBy(Pipeline.empty())).isEqualTo(file);
     }
@@ -96,7 +100,7 @@ class PipelineFileTest {
     @Test
     void unknownKeysNameTheKeyAndTheAcceptedOnes() {
         assertError("name: a\nsorce: {format: rate}\n", "p.yaml, line 2: unknown key 'sorce'; accepted keys: name, "
-                + "source, transforms, sink, checkpoint, trigger, progressFile");
+                + "source, transforms, sink, checkpoint, trigger, progressFile, conf");
         assertError("source:\n  format: rate\n  option: {a: 1}\n", "p.yaml, line 3: unknown key 'source.option'; "
                 + "accepted keys under source: format, options, schema");
         assertError("sink:\n  format: noop\n  schema: x\n", "p.yaml, line 3: unknown key 'sink.schema'; "
@@ -117,7 +121,7 @@ class PipelineFileTest {
         assertError("transforms: where x\n", "p.yaml, line 1: 'transforms' must be a list, e.g. "
                 + "[\"where: amount > 10\"]");
         assertError("- a\n- b\n", "p.yaml, line 1: the pipeline must be a mapping of keys (name, source, "
-                + "transforms, sink, checkpoint, trigger, progressFile)");
+                + "transforms, sink, checkpoint, trigger, progressFile, conf)");
         assertError("name: a\nname: b\n", "p.yaml, line 2: duplicate key 'name'");
     }
 

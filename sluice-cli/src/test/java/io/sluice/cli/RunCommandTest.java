@@ -220,7 +220,7 @@ class RunCommandTest {
 
     private static void assertUsage(Cli.Result r, String message) {
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).isEqualTo("sluice: " + message + "\nTry 'sluice run --help' for more information.\n");
+        assertThat(r.err()).isEqualTo("sluice: " + message + "; see 'sluice run --help'\n");
         assertThat(r.out()).isEmpty();
     }
 
@@ -276,14 +276,12 @@ class RunCommandTest {
     void unknownFlagAndMissingSubcommand() {
         Cli.Result r = Cli.run("run", "--sourse", "rate");
         assertThat(r.exitCode()).isEqualTo(2);
-        assertThat(r.err()).isEqualTo("sluice: Unknown option: '--sourse'\n"
-                + "Possible solutions: --source, --source-option\n"
-                + "Try 'sluice run --help' for more information.\n");
+        assertThat(r.err()).isEqualTo("sluice: Unknown option: '--sourse' (possible solutions: --source, "
+                + "--source-option); see 'sluice run --help'\n");
 
         Cli.Result none = Cli.run();
         assertThat(none.exitCode()).isEqualTo(2);
-        assertThat(none.err()).isEqualTo("sluice: Missing required subcommand\n"
-                + "Try 'sluice --help' for more information.\n");
+        assertThat(none.err()).isEqualTo("sluice: Missing required subcommand; see 'sluice --help'\n");
     }
 
     @Test
@@ -292,7 +290,8 @@ class RunCommandTest {
         assertThat(r.exitCode()).isZero();
         assertThat(r.out()).contains("--source=FORMAT", "--source-option=KEY=VALUE", "--schema=DDL",
                 "--transform=EXPR", "--sink=FORMAT", "--sink-option=KEY=VALUE", "--checkpoint=DIR",
-                "--trigger=TRIGGER", "--name=NAME", "--progress-file=FILE", "--plugins=DIR", "--plain", "--verbose");
+                "--trigger=TRIGGER", "--name=NAME", "--progress-file=FILE", "--conf=KEY=VALUE", "--plugins=DIR",
+                "--plain", "--verbose");
     }
 
     // ------------------------------------------------------------------------------------- runtime errors: exit 1
@@ -303,17 +302,47 @@ class RunCommandTest {
     }
 
     @Test
+    void confSetsTheEngineConfigurationFromFlagsAndThePipelineFile() throws IOException {
+        // A misspelt option name fails whatever the setting; a far unknown one only under error.
+        assertFailure(Cli.run(rateArgs("--source-option", "rowPerBatch=5", "--sink", "noop")),
+                "Unknown option 'rowPerBatch' for source 'rate-micro-batch': did you mean 'rowsPerBatch'?");
+        Cli.Result warned = Cli.run(rateArgs("--source-option", "speed=5", "--sink", "noop", "--trigger",
+                "availableNow", "--plain"));
+        assertThat(warned.exitCode()).isZero();
+        String strict = "Unknown option 'speed' for source 'rate-micro-batch' (sluice.options.unknown=error): the "
+                + "declared options are rowsPerBatch, numPartitions, startTimestamp, advanceMillisPerBatch";
+        assertFailure(Cli.run(rateArgs("--source-option", "speed=5", "--sink", "noop", "--conf",
+                "sluice.options.unknown=error")), strict);
+        Path yaml = tmp.resolve("p.yaml");
+        Files.writeString(yaml, "source: {format: rate-micro-batch, options: {rowsPerBatch: 1, speed: 5}}\n"
+                + "sink: {format: noop}\nconf:\n  sluice.options.unknown: error\n");
+        assertFailure(Cli.run("run", yaml.toString()), strict);
+        // The flag wins over the file, key by key.
+        Cli.Result flagWins = Cli.run("run", yaml.toString(), "--conf", "SLUICE.OPTIONS.UNKNOWN=warn", "--trigger",
+                "availableNow", "--plain");
+        assertThat(flagWins.exitCode()).isZero();
+        assertThat(flagWins.out()).endsWith("finished: 1 batch, 1 row\n");
+        assertFailure(Cli.run(rateArgs("--sink", "noop", "--conf", "sluice.options.unknwn=error")),
+                "Unknown Sluice configuration key 'sluice.options.unknwn': did you mean 'sluice.options.unknown'?");
+        assertFailure(Cli.run(rateArgs("--sink", "noop", "--conf", "sluice.options.unknown=maybe")),
+                "Invalid value 'maybe' for Sluice configuration 'sluice.options.unknown': warn or error is accepted");
+        Files.writeString(yaml, "source: {format: rate-micro-batch}\nconf: [a]\n");
+        assertFailure(Cli.run("run", yaml.toString()), yaml + ", line 2: 'conf' must be a mapping of option names "
+                + "to values");
+    }
+
+    @Test
     void pipelineFileErrors() throws IOException {
         Path yaml = tmp.resolve("p.yaml");
         Files.writeString(yaml, "name: x\nsorce:\n  format: rate\n");
         assertFailure(Cli.run("run", yaml.toString()), yaml + ", line 2: unknown key 'sorce'; accepted keys: name, "
-                + "source, transforms, sink, checkpoint, trigger, progressFile");
+                + "source, transforms, sink, checkpoint, trigger, progressFile, conf");
         assertFailure(Cli.run("run", tmp.resolve("nope.yaml").toString()),
                 "Cannot read pipeline file " + tmp.resolve("nope.yaml") + ": no such file");
         Files.writeString(yaml, "source: {format: rate-micro-batch, options: {rowsPerBatch: 1}}\n"
                 + "sink: {format: noop}\nschema: x\n");
         assertFailure(Cli.run("run", yaml.toString(), "--trigger", "once"), yaml + ", line 3: unknown key 'schema'; "
-                + "accepted keys: name, source, transforms, sink, checkpoint, trigger, progressFile");
+                + "accepted keys: name, source, transforms, sink, checkpoint, trigger, progressFile, conf");
     }
 
     @Test

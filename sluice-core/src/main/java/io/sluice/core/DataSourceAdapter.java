@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.datasource.DataSource;
 import io.sluice.api.datasource.DataSourceContext;
@@ -38,6 +39,12 @@ final class DataSourceAdapter implements SourceProvider {
     @Override
     public String shortName() {
         return source.name();
+    }
+
+    /** The data source's own declarations: the engine checks option names against them as for any source. */
+    @Override
+    public OptionSet options() {
+        return source.options();
     }
 
     /** A user schema takes the place of the source's, as in PySpark; the source's {@code schema} still validates. */

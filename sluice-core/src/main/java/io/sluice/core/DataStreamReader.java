@@ -70,7 +70,9 @@ public final class DataStreamReader {
     }
 
     /**
-     * Finds the source by its format, validates the options and resolves the schema. Every error about the
+     * Finds the source by its format, checks the option names against the source's declarations
+     * ({@code SourceProvider.options()}: a misspelt name fails, another unknown one is warned about, or fails under
+     * {@code sluice.options.unknown=error}), validates the options and resolves the schema. Every error about the
      * source's options is thrown here, before any query starts.
      *
      * @throws IllegalArgumentException for an unknown format, a bad option (an
@@ -79,6 +81,7 @@ public final class DataStreamReader {
     public StreamFrame load() {
         SourceProvider provider = sluice.providers().source(format);
         Options opts = Options.of(options);
+        sluice.unknownOptions().check("source", provider.shortName(), provider.options(), opts);
         StructType resolved = provider.resolveSchema(opts, Optional.ofNullable(schema), bounded);
         return new StreamFrame(sluice, new SourceSpec(provider, opts, resolved), bounded);
     }

@@ -1,7 +1,10 @@
 package io.sluice.core;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
+import io.sluice.api.io.LocalPaths;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.types.StructType;
 
@@ -15,12 +18,27 @@ import java.util.function.Supplier;
 /**
  * Describes where and how a query writes, as Spark's {@code DataStreamWriter}, and starts it.
  *
- * <p>Engine options, read here and also passed on to the sink: {@code checkpointLocation} (required unless the
- * sink allows a temporary one) and {@code minBatchesToRetain} (positive, default 100: how many batches of the
- * offset and commit logs are kept). Everything is validated by {@link #start()} before the query runs.
+ * <p>Engine options ({@link #ENGINE_OPTIONS}), read here and also passed on to the sink: {@code checkpointLocation}
+ * (required unless the sink allows a temporary one; a plain path or a {@code file:} URI, other schemes refused, see
+ * {@link LocalPaths}), {@code minBatchesToRetain} (positive, default 100: how many batches of the offset and commit
+ * logs are kept), {@code queryName} (the same as {@link #queryName}, as in Spark) and {@code path} (set by
+ * {@link #start(String)}). Everything is validated by {@link #start()} before the query runs, option names first
+ * (against the sink's declarations and these).
  */
 public final class DataStreamWriter {
     static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
+
+    /**
+     * The writer options the engine declares for every sink, checked with the sink's own declarations
+     * ({@code SinkProvider.options()}) by {@link #start()}.
+     */
+    public static final OptionSet ENGINE_OPTIONS = OptionSet.of(
+            OptionDef.string("checkpointLocation", "the query's checkpoint folder; required unless the sink "
+                    + "allows a temporary one").withDefaultText("none"),
+            OptionDef.of("minBatchesToRetain", OptionDef.Type.INT, "how many batches of the offset and commit logs "
+                    + "are kept").withDefault(Integer.toString(DEFAULT_MIN_BATCHES_TO_RETAIN)),
+            OptionDef.string("queryName", "the query's name, as queryName(..)"),
+            OptionDef.string("path", "where the sink writes, as start(path)"));
 
     private final Sluice sluice;
     private final StreamFrame frame;
@@ -141,19 +159,26 @@ public final class DataStreamWriter {
     public StreamingQuery start() {
         SinkProvider sink = sinkProvider != null ? sinkProvider : sluice.providers().sink(format);
         Options opts = Options.of(options);
+        OptionSet declared = sink.options();
+        if (declared.declared()) {
+            sluice.unknownOptions().check("sink", sink.shortName(), declared.and(ENGINE_OPTIONS), opts);
+        }
         sink.validate(opts);
         int minBatchesToRetain = opts.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN);
         if (minBatchesToRetain < 1) {
             throw new InvalidOptionException("minBatchesToRetain", String.valueOf(minBatchesToRetain),
                     "a positive whole number is accepted");
         }
-        Path checkpoint = opts.get("checkpointLocation").map(Path::of).orElse(null);
+        Path checkpoint = opts.get("checkpointLocation")
+                .map(v -> LocalPaths.of("checkpointLocation", v)).orElse(null);
         if (checkpoint == null && !sink.allowsTemporaryCheckpoint()) {
             throw new InvalidOptionException("checkpointLocation", null,
                     "checkpointLocation must be specified with option(\"checkpointLocation\", \"<dir>\") for the '"
                             + sink.shortName() + "' sink, so the query can recover after a restart", true);
         }
-        QuerySpec spec = new QuerySpec(queryName, frame.source(), frame.schema(), RowOperator.chain(frame.operators()),
+        // As in Spark, where queryName(..) itself sets the option.
+        String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
+        QuerySpec spec = new QuerySpec(name, frame.source(), frame.schema(), RowOperator.chain(frame.operators()),
                 sink, opts, trigger, checkpoint, minBatchesToRetain);
         return MicroBatchExecution.start(sluice, spec);
     }

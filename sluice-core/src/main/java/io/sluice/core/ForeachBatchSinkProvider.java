@@ -1,6 +1,8 @@
 package io.sluice.core;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.Row;
 import io.sluice.api.sink.BatchWriter;
@@ -20,6 +22,9 @@ import java.util.Objects;
  * the function returns.
  */
 final class ForeachBatchSinkProvider implements SinkProvider {
+    /** The options of foreach and foreachBatch. */
+    static final OptionSet OPTIONS = OptionSet.of(OptionDef.string("partitionBy",
+            "refused: these sinks cannot partition"));
     private final ForeachBatchFunction function;
 
     ForeachBatchSinkProvider(ForeachBatchFunction function) {
@@ -29,6 +34,12 @@ final class ForeachBatchSinkProvider implements SinkProvider {
     @Override
     public String shortName() {
         return "foreachBatch";
+    }
+
+    /** Only the engine's writer options; {@code partitionBy} is declared so that it is refused by name. */
+    @Override
+    public OptionSet options() {
+        return ForeachBatchSinkProvider.OPTIONS;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.core;
 
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.Row;
 import io.sluice.api.sink.BatchWriter;
@@ -27,6 +28,12 @@ final class ForeachSinkProvider implements SinkProvider {
     @Override
     public String shortName() {
         return "foreach";
+    }
+
+    /** Only the engine's writer options; {@code partitionBy} is declared so that it is refused by name. */
+    @Override
+    public OptionSet options() {
+        return ForeachBatchSinkProvider.OPTIONS;
     }
 
     @Override

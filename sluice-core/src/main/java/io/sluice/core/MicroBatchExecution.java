@@ -11,6 +11,7 @@ import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.source.SupportsTriggerAvailableNow;
 import io.sluice.core.checkpoint.Checkpoint;
+import io.sluice.core.checkpoint.CheckpointLockedException;
 import io.sluice.core.checkpoint.CommitMetadata;
 import io.sluice.core.checkpoint.OffsetSeq;
 import io.sluice.core.checkpoint.RecoveryPlan;
@@ -46,6 +47,8 @@ import java.util.stream.Stream;
  */
 final class MicroBatchExecution implements StreamingQuery {
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
+    /** Its own logger, so an application that reports failures itself (the CLI) can leave this one out. */
+    private static final Logger FAILURE_LOG = LoggerFactory.getLogger(StreamingQueryException.FAILURE_LOGGER);
     /** Spark's spark.sql.streaming.pollingDelay: how long an empty back-to-back trigger waits. */
     static final long POLLING_DELAY_MS = 10;
     /** Spark's spark.sql.streaming.noDataProgressEventInterval. */
@@ -66,6 +69,11 @@ final class MicroBatchExecution implements StreamingQuery {
     private final Object waitLock = new Object();
     private boolean stopRequested;
     private boolean waiting;
+    /**
+     * Set when stop() ran out of its grace period and interrupted the thread: from then on nothing more is
+     * committed, and whatever the interrupt makes a source or sink throw counts as the stop, not as a failure.
+     */
+    private volatile boolean forcedStop;
 
     private final CountDownLatch terminated = new CountDownLatch(1);
     private volatile StreamingQueryException failure;
@@ -115,7 +123,8 @@ final class MicroBatchExecution implements StreamingQuery {
         }
         nextBatchIdAtStart = recovery.firstBatchId();
         this.thread = new Thread(this::run, "sluice-query-" + (spec.name() != null ? spec.name() : id));
-        this.thread.setDaemon(false);
+        // A daemon, as Spark's stream execution thread: a thread stop() had to leave behind never keeps the JVM up.
+        this.thread.setDaemon(true);
     }
 
     /** Builds everything on the caller's thread, so every error before the first batch is thrown by start(). */
@@ -133,13 +142,17 @@ final class MicroBatchExecution implements StreamingQuery {
             LOG.warn("No checkpointLocation given: using temporary checkpoint {}; the query cannot recover after a "
                     + "restart, and the folder is deleted when it stops", location);
         }
+        // What this start() creates, deleted again if it fails: the temporary folder, or the outermost folder of
+        // checkpointLocation that did not exist yet (never one that existed, nor anything beside it).
+        Path created = temporary ? location : firstMissing(location);
         Checkpoint checkpoint;
         try {
             checkpoint = Checkpoint.open(location);
+        } catch (CheckpointLockedException e) {
+            // Held by another query, which created the folder or found it: never ours to delete.
+            throw e;
         } catch (RuntimeException | Error e) {
-            if (temporary) {
-                deleteRecursively(location);
-            }
+            deleteCreated(created);
             throw e;
         }
         List<MicroBatchStream> streams = new ArrayList<>();
@@ -164,9 +177,7 @@ final class MicroBatchExecution implements StreamingQuery {
             streams.forEach(MicroBatchExecution::stopQuietly);
             closeQuietly(sink);
             checkpoint.close();
-            if (temporary) {
-                deleteRecursively(checkpoint.path());
-            }
+            deleteCreated(created);
             throw e;
         }
     }
@@ -179,9 +190,15 @@ final class MicroBatchExecution implements StreamingQuery {
         } catch (InterruptedException e) {
             LOG.info("Query {} interrupted while stopping", this);
         } catch (Throwable t) {
+            if (forcedStop) {
+                LOG.info("Query {} stopped by interrupting it; the batch in flight, if any, is re-run at the next "
+                        + "start ({})", describe(), t.toString());
+                return; // the finally block still runs
+            }
             failure = new StreamingQueryException("Query " + describe() + " terminated with exception: " + t, t, id, runId);
-            LOG.error("Query {} failed", describe(), t);
+            FAILURE_LOG.error("Query {} failed", describe(), t);
         } finally {
+            Thread.interrupted(); // stop()'s interrupt is spent: let the clean-up below close channels normally
             streams.forEach(MicroBatchExecution::stopQuietly);
             closeQuietly(sink);
             checkpoint.close();
@@ -301,6 +318,9 @@ final class MicroBatchExecution implements StreamingQuery {
                     waitForNextTrigger(triggerStart, false);
                     continue;
                 }
+                if (isStopRequested()) {
+                    break; // asked to stop while the sources were asked: start no batch
+                }
                 // Log the batch before reading anything: this is what makes a re-run read the same range.
                 long w0 = clock.nanos();
                 List<String> jsons = new ArrayList<>(n);
@@ -364,6 +384,7 @@ final class MicroBatchExecution implements StreamingQuery {
             for (ReadTask t : tasks) {
                 rows[t.sourceIndex] += t.rows;
             }
+            throwIfForcedToStop();
             writer.commit(results);
         } catch (Exception | Error e) {
             try {
@@ -377,6 +398,7 @@ final class MicroBatchExecution implements StreamingQuery {
         batch.numOutputRows = writer.numOutputRows();
 
         long c0 = clock.nanos();
+        throwIfForcedToStop();
         if (!checkpoint.commitLog().add(batch.id, new CommitMetadata(0))) {
             throw new IllegalStateException("Concurrent update to the log: " + checkpoint.commitLog().fileFor(batch.id)
                     + " already exists. Multiple streaming queries may be writing to the checkpoint "
@@ -500,6 +522,11 @@ final class MicroBatchExecution implements StreamingQuery {
         return Optional.ofNullable(failure);
     }
 
+    /**
+     * Three steps, each bounded: ask for a stop at the next batch boundary (a waiting query is woken at once) and
+     * wait up to the grace period; then interrupt the query thread (which cancels its readers) and wait up to the
+     * grace period again; then give up waiting, warn, and return with the thread left running as a daemon.
+     */
     @Override
     public void stop() {
         synchronized (waitLock) {
@@ -508,19 +535,49 @@ final class MicroBatchExecution implements StreamingQuery {
                 thread.interrupt();
             }
         }
-        if (Thread.currentThread() != thread) {
-            boolean interrupted = false;
+        if (Thread.currentThread() == thread) {
+            return;
+        }
+        long grace = sluice.stopGracePeriodMs();
+        if (awaitTerminated(grace)) {
+            return;
+        }
+        LOG.warn("Query {} did not reach a batch boundary within {} ms of stop() ({}): interrupting it; the batch in "
+                + "flight, if any, is abandoned and re-run at the next start", describe(), grace, status.message());
+        forcedStop = true;
+        thread.interrupt();
+        if (awaitTerminated(grace)) {
+            return;
+        }
+        StackTraceElement[] stack = thread.getStackTrace();
+        LOG.warn("Query {} did not end within {} ms of being interrupted: stop() returns and leaves its daemon thread "
+                        + "{} running at {}; it commits nothing more, and keeps the checkpoint locked until it ends",
+                describe(), grace, thread.getName(), stack.length == 0 ? "(unknown)" : stack[0]);
+    }
+
+    /** Waits up to {@code ms} for the query to end, ignoring interrupts (restored on return). */
+    private boolean awaitTerminated(long ms) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+        boolean interrupted = false;
+        try {
             while (true) {
                 try {
-                    terminated.await();
-                    break;
+                    return terminated.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
             }
+        } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /** After stop() interrupted the query, a source or reader that swallowed the interrupt must not commit. */
+    private void throwIfForcedToStop() throws InterruptedException {
+        if (forcedStop) {
+            throw new InterruptedException("Query " + describe() + " was stopped while its batch was running");
         }
     }
 
@@ -626,6 +683,28 @@ final class MicroBatchExecution implements StreamingQuery {
         StringWriter w = new StringWriter();
         t.printStackTrace(new PrintWriter(w));
         return w.toString();
+    }
+
+    /**
+     * The outermost folder that creating {@code dir} would create: {@code dir} itself or one of its parents; null
+     * when {@code dir} exists. A symbolic link counts as existing, even a dangling one.
+     */
+    static Path firstMissing(Path dir) {
+        Path missing = null;
+        for (Path p = dir.toAbsolutePath().normalize(); p != null; p = p.getParent()) {
+            if (Files.exists(p) || Files.isSymbolicLink(p)) {
+                break;
+            }
+            missing = p;
+        }
+        return missing;
+    }
+
+    private static void deleteCreated(Path created) {
+        if (created != null && Files.exists(created)) {
+            LOG.info("start() failed: deleting {}, which it had created", created);
+            deleteRecursively(created);
+        }
     }
 
     /** Deletes a folder and everything in it, as far as it can; what cannot be deleted is logged at debug. */

@@ -6,7 +6,12 @@ import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.source.SourceProvider;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -24,9 +29,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * every thread. Thread-safe.
  */
 public final class Sluice implements AutoCloseable {
+    /** The default of {@link Builder#stopGracePeriod}. */
+    public static final java.time.Duration DEFAULT_STOP_GRACE_PERIOD = java.time.Duration.ofSeconds(5);
     private final SluiceClock clock;
     private final int parallelism;
+    private final long stopGracePeriodMs;
     private final Providers providers;
+    private final Map<String, String> config;
+    private final UnknownOptions unknownOptions;
     private final ThreadPoolExecutor readers;
     private final ListenerBus bus = new ListenerBus();
     private final Set<MicroBatchExecution> active = ConcurrentHashMap.newKeySet();
@@ -35,7 +45,11 @@ public final class Sluice implements AutoCloseable {
     private Sluice(Builder b) {
         this.clock = b.clock;
         this.parallelism = b.parallelism;
+        this.stopGracePeriodMs = b.stopGracePeriodMs;
         this.providers = new Providers(b.classLoader);
+        this.config = Collections.unmodifiableMap(new LinkedHashMap<>(b.config));
+        this.unknownOptions = new UnknownOptions(config(UnknownOptions.CONFIG_KEY).orElse("warn")
+                .trim().equalsIgnoreCase("error"));
         this.readers = new ThreadPoolExecutor(parallelism, parallelism, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), named("sluice-reader-"));
         this.readers.allowCoreThreadTimeOut(true);
@@ -129,6 +143,17 @@ public final class Sluice implements AutoCloseable {
         return clock;
     }
 
+    /** The engine configuration given to {@link Builder#config}, keys as given, in order. */
+    public Map<String, String> config() {
+        return config;
+    }
+
+    /** One engine setting given to {@link Builder#config} (key case-insensitive). */
+    public Optional<String> config(String key) {
+        return config.entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(key)).map(Map.Entry::getValue)
+                .findFirst();
+    }
+
     /** The number of reader threads: how many partitions of a batch are read at once. */
     public int parallelism() {
         return parallelism;
@@ -147,6 +172,15 @@ public final class Sluice implements AutoCloseable {
 
     Providers providers() {
         return providers;
+    }
+
+    /** How long {@link StreamingQuery#stop()} waits at each of its two steps (see {@link Builder#stopGracePeriod}). */
+    long stopGracePeriodMs() {
+        return stopGracePeriodMs;
+    }
+
+    UnknownOptions unknownOptions() {
+        return unknownOptions;
     }
 
     ExecutorService readers() {
@@ -200,11 +234,27 @@ public final class Sluice implements AutoCloseable {
         };
     }
 
-    /** Settings for a {@link Sluice} instance. */
+    /**
+     * Settings for a {@link Sluice} instance.
+     *
+     * <p>Engine configuration ({@link #config}): keys under {@code sluice.} are the engine's and are checked;
+     * other keys are kept as given ({@link Sluice#config()}) for the code that reads them. Known keys:
+     * <ul>
+     *   <li>{@code sluice.options.unknown}: {@code warn} (default) or {@code error}, what happens to an option name
+     *   a source or sink does not declare (a name close to a declared one always fails); see
+     *   {@code SourceProvider.options()}.</li>
+     * </ul>
+     */
     public static final class Builder {
+        /** The engine's configuration keys, with what each accepts (checked by {@link #config}). */
+        private static final Map<String, List<String>> KNOWN_CONFIG = Map.of(
+                UnknownOptions.CONFIG_KEY, List.of("warn", "error"));
+
+        private final Map<String, String> config = new LinkedHashMap<>();
         private SluiceClock clock = SluiceClock.system();
         private int parallelism = Runtime.getRuntime().availableProcessors();
         private ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
+        private long stopGracePeriodMs = DEFAULT_STOP_GRACE_PERIOD.toMillis();
 
         private Builder() {
         }
@@ -227,6 +277,47 @@ public final class Sluice implements AutoCloseable {
         /** Where providers are looked up with ServiceLoader; default: the context class loader. */
         public Builder classLoader(ClassLoader classLoader) {
             this.classLoader = java.util.Objects.requireNonNull(classLoader, "classLoader");
+            return this;
+        }
+
+        /**
+         * How long {@link StreamingQuery#stop()} waits for the query to reach a batch boundary before it interrupts
+         * the query thread and its readers, and how long it then waits for the thread to end before returning
+         * anyway; so {@code stop()} returns within twice this. Positive; default 5 seconds.
+         */
+        public Builder stopGracePeriod(java.time.Duration grace) {
+            if (grace.isNegative() || grace.isZero()) {
+                throw new IllegalArgumentException("stopGracePeriod must be positive: " + grace);
+            }
+            this.stopGracePeriodMs = Math.max(1, grace.toMillis());
+            return this;
+        }
+
+        /**
+         * Sets one engine configuration entry; a later value for the same key (case-insensitive) replaces it.
+         *
+         * @throws IllegalArgumentException for an unknown key under {@code sluice.} (naming the closest known
+         *                                  one), or a value the key does not accept
+         */
+        public Builder config(String key, String value) {
+            java.util.Objects.requireNonNull(key, "key");
+            java.util.Objects.requireNonNull(value, "value");
+            String k = key.toLowerCase(Locale.ROOT);
+            if (k.startsWith("sluice.")) {
+                List<String> accepted = KNOWN_CONFIG.get(k);
+                if (accepted == null) {
+                    List<String> known = KNOWN_CONFIG.keySet().stream().sorted().toList();
+                    throw new IllegalArgumentException("Unknown Sluice configuration key '" + key + "'"
+                            + UnknownOptions.nearest(key, known).map(n -> ": did you mean '" + n + "'?")
+                            .orElse(": the known keys are " + String.join(", ", known)));
+                }
+                if (accepted.stream().noneMatch(a -> a.equalsIgnoreCase(value.trim()))) {
+                    throw new IllegalArgumentException("Invalid value '" + value + "' for Sluice configuration '"
+                            + k + "': " + String.join(" or ", accepted) + " is accepted");
+                }
+            }
+            config.keySet().removeIf(c -> c.equalsIgnoreCase(key));
+            config.put(key, value);
             return this;
         }
 

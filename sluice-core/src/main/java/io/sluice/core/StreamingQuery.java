@@ -34,8 +34,20 @@ public interface StreamingQuery extends AutoCloseable {
     Optional<StreamingQueryException> exception();
 
     /**
-     * Asks the query to stop at the next batch boundary and waits until it has: a batch in flight completes
-     * (offsets, sink, commit) first. Does nothing on a stopped query. Never throws the query's failure.
+     * Stops the query, and returns within twice the stop grace period ({@code Sluice.builder().stopGracePeriod},
+     * 5 s by default, so 10 s), whatever its source or sink is doing:
+     * <ol>
+     *   <li>asks it to stop at the next batch boundary (a query waiting for its next trigger stops at once) and
+     *       waits up to the grace period: a batch in flight completes (offsets, sink, commit) first;</li>
+     *   <li>if it has not ended, interrupts the query thread and its readers and waits up to the grace period
+     *       again: the batch in flight is aborted ({@code BatchWriter.abort}) and nothing more is committed, so
+     *       the next start re-runs it; a failure the interrupt causes is not reported as the query's failure;</li>
+     *   <li>if the thread still runs (a source that ignores interrupts), logs a warning with where it is stuck
+     *       and returns. The thread is a daemon and commits nothing more; the query stays active, and its
+     *       checkpoint locked, until that thread ends.</li>
+     * </ol>
+     * Does nothing on a stopped query. Never throws the query's failure. Called from the query's own thread
+     * (a foreachBatch function) it only asks, and returns at once.
      */
     void stop();
 

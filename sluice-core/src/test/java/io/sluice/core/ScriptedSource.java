@@ -39,6 +39,8 @@ final class ScriptedSource implements SourceProvider {
         volatile long failReadingAtRow = -1;
         /** Runs at each latestOffset call, e.g. to move a manual clock as if planning took time. */
         volatile Runnable onLatestOffset = () -> { };
+        /** Runs when a reader is asked for its first row, on the reader's thread, e.g. to block it. */
+        volatile Runnable onFirstRead = () -> { };
 
         void add(long rows) {
             available += rows;
@@ -155,6 +157,9 @@ final class ScriptedSource implements SourceProvider {
 
                 @Override
                 public boolean next() {
+                    if (next == r.from()) {
+                        state.onFirstRead.run();
+                    }
                     if (next >= r.to()) {
                         return false;
                     }

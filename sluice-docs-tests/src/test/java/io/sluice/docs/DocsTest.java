@@ -1,7 +1,6 @@
 package io.sluice.docs;
 
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,10 +49,9 @@ class DocsTest {
      * docs/cli.md promises that a failure prints one line on stderr, {@code sluice: <message>}, and nothing else
      * (without --verbose): no log line, no stack trace. stdout holds only the documented lines (the started line,
      * batch lines), none before the query starts. Each command the docs expect to fail (expect-exit 1) is held
-     * to it: the query that fails while running does not keep it yet (the engine's ERROR log and its stack trace).
+     * to it, the failure before the query starts and the query that fails while running alike.
      */
     @Test
-    @Disabled("enabled when i13-cli merges: the CLI's one-line error output is that branch's work")
     void aFailurePrintsExactlyOneLine(@TempDir Path work) throws Exception {
         DocHarness.Report r = DocHarness.run(repo, List.of("docs/cli.md"), work);
         assertThat(r.failures()).isEmpty();

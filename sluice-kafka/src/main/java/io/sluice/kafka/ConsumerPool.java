@@ -13,9 +13,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Consumers kept between batches, one per topic-partition reader: assigned (never subscribed, so no group
@@ -30,6 +32,8 @@ final class ConsumerPool implements AutoCloseable {
     private final long idleTimeoutMs;
     private final SluiceClock clock;
     private final Map<TopicPartition, Deque<Pooled>> idle = new HashMap<>();
+    /** Consumers lent out and not yet back: {@link #close()} wakes them up. */
+    private final Set<Pooled> lent = new HashSet<>();
     private int idleCount;
     private int created;
     private boolean closed;
@@ -51,20 +55,35 @@ final class ConsumerPool implements AutoCloseable {
             Deque<Pooled> q = idle.get(tp);
             if (q != null && !q.isEmpty()) {
                 idleCount--;
-                return q.pollFirst();
+                Pooled p = q.pollFirst();
+                lent.add(p);
+                return p;
             }
             created++;
         }
         KafkaConsumer<byte[], byte[]> c =
                 new KafkaConsumer<>(params, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         c.assign(List.of(tp));
-        return new Pooled(tp, c);
+        Pooled p = new Pooled(tp, c);
+        boolean closedMeanwhile;
+        synchronized (this) {
+            closedMeanwhile = closed;
+            if (!closedMeanwhile) {
+                lent.add(p);
+            }
+        }
+        if (closedMeanwhile) {
+            p.close();
+            throw new IllegalStateException("The consumer pool is closed");
+        }
+        return p;
     }
 
     /** Gives a consumer back after a clean read; one that failed must be {@link #discard}ed instead. */
     void release(Pooled p) {
         List<Pooled> toClose = new ArrayList<>();
         synchronized (this) {
+            lent.remove(p);
             if (closed) {
                 toClose.add(p);
             } else {
@@ -83,6 +102,9 @@ final class ConsumerPool implements AutoCloseable {
     }
 
     void discard(Pooled p) {
+        synchronized (this) {
+            lent.remove(p);
+        }
         p.close();
     }
 
@@ -120,15 +142,23 @@ final class ConsumerPool implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the idle consumers and wakes up the lent ones (safe from any thread): a poll or look-up in progress
+     * ends with a {@link org.apache.kafka.common.errors.WakeupException}, and the consumer is closed when it comes
+     * back.
+     */
     @Override
     public void close() {
         List<Pooled> all = new ArrayList<>();
+        List<Pooled> busy;
         synchronized (this) {
             closed = true;
             idle.values().forEach(all::addAll);
             idle.clear();
             idleCount = 0;
+            busy = List.copyOf(lent);
         }
+        busy.forEach(p -> p.consumer.wakeup());
         all.forEach(Pooled::close);
     }
 

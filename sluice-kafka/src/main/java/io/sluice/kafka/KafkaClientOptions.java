@@ -2,16 +2,21 @@ package io.sluice.kafka;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The {@code kafka.}-prefixed options, shared by the source and the sink: they go to the Kafka client with the
@@ -21,6 +26,10 @@ import java.util.TreeMap;
 final class KafkaClientOptions {
     static final String PREFIX = "kafka.";
     static final String BOOTSTRAP = "kafka.bootstrap.servers";
+    /** The source's bound on one client call (Admin look-ups, consumer position look-ups). */
+    static final String DEFAULT_API_TIMEOUT = "kafka.default.api.timeout.ms";
+    /** The sink's bound on a blocked send, a transaction step and the first contact with the brokers. */
+    static final String MAX_BLOCK = "kafka.max.block.ms";
     static final String CUSTOM_GROUP_ID_WARNING = "Kafka option 'kafka.group.id' has been set on this query, it is"
             + " not recommended to set this option. This option is unsafe to use since multiple concurrent"
             + " queries or sources using the same group id will interfere with each other as they are part"
@@ -79,15 +88,60 @@ final class KafkaClientOptions {
         return out;
     }
 
-    /** Of the client settings, those an Admin client knows (the others would make it warn about unknown configs). */
+    /**
+     * Of the client settings, those an Admin client knows (the others would make it warn about unknown configs),
+     * without {@code default.api.timeout.ms}: Sluice gives every Admin call its time-out itself, and the Admin client
+     * refuses to start with one below {@code request.timeout.ms} (30 s) when it is set explicitly.
+     */
     static Map<String, Object> adminParams(Map<String, Object> clientParams) {
         Map<String, Object> out = new HashMap<>();
         clientParams.forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
+            if (AdminClientConfig.configNames().contains(k)
+                    && !k.equals(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG)) {
                 out.put(k, v);
             }
         });
         return out;
+    }
+
+    /**
+     * A positive time-out in milliseconds from {@code key} ({@code kafka.}-prefixed), else
+     * {@link KafkaCalls#DEFAULT_TIMEOUT_MS}.
+     */
+    static long timeoutMs(Options options, String key) {
+        long v = options.getLong(key, KafkaCalls.DEFAULT_TIMEOUT_MS);
+        if (v <= 0 || v > Integer.MAX_VALUE) {
+            throw new InvalidOptionException(key, options.get(key).orElse(null),
+                    "a time-out in milliseconds from 1 to " + Integer.MAX_VALUE + " is accepted");
+        }
+        return v;
+    }
+
+    /** Where the clients connect and what bounds their calls, for the unreachable-brokers message. */
+    static KafkaCalls.Target target(Map<String, Object> clientParams, long timeoutMs, String timeoutSetting) {
+        return new KafkaCalls.Target(String.valueOf(clientParams.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)),
+                BOOTSTRAP, timeoutMs, timeoutSetting);
+    }
+
+    /**
+     * Returns once the brokers answer (one Admin describeCluster), so that a client whose own time-out message
+     * cannot tell an unreachable cluster from, say, a missing topic (the producer's) is only built against brokers
+     * that are there.
+     *
+     * @throws KafkaUnreachableException when none answered within the target's time-out
+     */
+    static void awaitBrokers(Map<String, Object> adminParams, KafkaCalls.Target target) {
+        Admin admin = Admin.create(adminParams);
+        try {
+            KafkaCalls.await(admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) target.timeoutMs()))
+                    .nodes(), target, "reach the Kafka brokers");
+        } catch (ExecutionException e) {
+            throw new KafkaException("Could not describe the Kafka cluster at " + target.bootstrapServers() + ": "
+                    + e.getCause(), e.getCause());
+        } finally {
+            // Nothing is pending any more; a time-out's aborted call must not be waited for.
+            admin.close(Duration.ZERO);
+        }
     }
 
     /** Fails for a missing bootstrap and for the consumer settings the source manages itself (Spark's checks). */

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -96,6 +97,8 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        // Bounds position and beginningOffsets look-ups (Kafka's default is 60 s).
+        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) options.apiTimeoutMs());
         return p;
     }
 
@@ -364,9 +367,9 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
         ((PartitionOffsets) toOffsets(end)).offsets().forEach((tp, o) -> offsets.put(tp, new OffsetAndMetadata(o)));
         try {
-            reader.admin().alterConsumerGroupOffsets(group.get(), offsets).all().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            reader.commitToGroup(group.get(), offsets);
+        } catch (InterruptException e) {
+            throw e;
         } catch (Exception e) {
             // Lag reporting is advisory: the checkpoint, not the group, is the source of truth.
             LOG.warn("Could not commit offsets to consumer group '{}': {}", group.get(), e.toString());
@@ -467,9 +470,8 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
                 });
                 logSizes = fetched;
                 logSizesFetchedAt = now;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.empty();
+            } catch (InterruptException e) {
+                throw e;
             } catch (Exception e) {
                 LOG.debug("Could not read log sizes", e);
                 return Optional.empty();
@@ -510,14 +512,11 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
             latestSeen.keySet().forEach(tp -> topics.add(tp.topic()));
             Map<String, Retention> fetched = new HashMap<>();
             try {
-                List<ConfigResource> res = topics.stream()
-                        .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
-                Map<ConfigResource, Config> configs = reader.admin().describeConfigs(res).all().get();
+                Map<ConfigResource, Config> configs = reader.topicConfigs(topics);
                 configs.forEach((r, cfg) -> fetched.put(r.name(), new Retention(
                         longConfig(cfg, TopicConfig.RETENTION_MS_CONFIG), longConfig(cfg, TopicConfig.RETENTION_BYTES_CONFIG))));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return null;
+            } catch (InterruptException e) {
+                throw e;
             } catch (Exception e) {
                 LOG.debug("Could not read the retention settings", e);
                 return null;
@@ -537,6 +536,11 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         return o instanceof PartitionOffsets ? o : PartitionOffsets.parse(o.json());
     }
 
+    /**
+     * Closes the consumers and the Admin client. Safe from any thread, also while the query thread is inside a
+     * call: a look-up in flight fails at once with "The Kafka source was stopped while trying to ...", and a
+     * reader's poll is woken up.
+     */
     @Override
     public void stop() {
         try {

@@ -6,6 +6,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
@@ -57,8 +58,20 @@ final class KafkaPartitionReader implements PartitionReader {
         this.done = range.fromOffset() >= range.untilOffset();
     }
 
+    /**
+     * @throws java.io.InterruptedIOException when the stream was stopped (its consumers woken up) during the read
+     */
     @Override
     public boolean next() throws java.io.IOException {
+        try {
+            return advance();
+        } catch (WakeupException e) {
+            throw new java.io.InterruptedIOException("The Kafka source was stopped while reading "
+                    + range.topicPartition());
+        }
+    }
+
+    private boolean advance() throws java.io.IOException {
         if (done) {
             current = null;
             return false;

@@ -17,11 +17,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * again, so readers may see its records twice.
  */
 final class KafkaSink implements Sink {
+    private final KafkaSinkOptions options;
     private final Map<String, Object> producerParams;
     private final KafkaRecordConverter converter;
     private Producer<byte[], byte[]> producer;
 
     KafkaSink(KafkaSinkOptions options, KafkaRecordConverter converter) {
+        this.options = options;
         this.producerParams = options.producerParams();
         this.converter = converter;
     }
@@ -50,9 +52,11 @@ final class KafkaSink implements Sink {
         };
     }
 
-    // Created on the query thread at the first batch, so that start() does not wait for the cluster.
+    // Created on the query thread at the first batch, so that start() does not wait for the cluster; only once the
+    // brokers answer, as the producer's own time-out cannot tell unreachable brokers from a missing topic.
     private synchronized Producer<byte[], byte[]> producer() {
         if (producer == null) {
+            KafkaClientOptions.awaitBrokers(options.adminParams(), options.target());
             producer = new KafkaProducer<>(producerParams);
         }
         return producer;
@@ -66,7 +70,9 @@ final class KafkaSink implements Sink {
     @Override
     public synchronized void close() {
         if (producer != null) {
-            producer.close(Duration.ofSeconds(30));
+            // Every committed batch was flushed by its writers: what is still buffered belongs to a batch that failed
+            // or was stopped and will be sent again, so it is not waited for (brokers may be gone).
+            producer.close(Duration.ZERO);
             producer = null;
         }
     }

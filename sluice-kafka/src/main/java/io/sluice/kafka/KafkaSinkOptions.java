@@ -18,9 +18,11 @@ import java.util.Optional;
  * @param producerParams        the {@code kafka.*} options without the prefix, with the byte-array serializers
  * @param exactlyOnce           whether each batch is one Kafka transaction with its batch id
  * @param transactionalIdPrefix the {@code transactionalIdPrefix} option, or empty for the default
+ * @param target                the brokers and the bound on blocking producer calls ({@code kafka.max.block.ms},
+ *                              default 30 s), also the bound on the first contact with the brokers
  */
 record KafkaSinkOptions(Optional<String> topic, Map<String, Object> producerParams, boolean exactlyOnce,
-                        Optional<String> transactionalIdPrefix) {
+                        Optional<String> transactionalIdPrefix, KafkaCalls.Target target) {
 
     static final String TOPIC = "topic";
     static final String EXACTLY_ONCE = "exactlyOnce";
@@ -82,9 +84,18 @@ record KafkaSinkOptions(Optional<String> topic, Map<String, Object> producerPara
                                 + "the idempotent producer");
             }
         }
+        long maxBlockMs = KafkaClientOptions.timeoutMs(options, KafkaClientOptions.MAX_BLOCK);
         Map<String, Object> params = new HashMap<>(client);
         params.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         params.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        return new KafkaSinkOptions(topic, Map.copyOf(params), exactlyOnce, prefix.map(String::trim));
+        // Bounds a send waiting for metadata or buffer space and every transaction step (Kafka's default is 60 s).
+        params.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, maxBlockMs);
+        return new KafkaSinkOptions(topic, Map.copyOf(params), exactlyOnce, prefix.map(String::trim),
+                KafkaClientOptions.target(client, maxBlockMs, KafkaClientOptions.MAX_BLOCK));
+    }
+
+    /** The Admin client's settings: the producer's that an Admin client knows. */
+    Map<String, Object> adminParams() {
+        return KafkaClientOptions.adminParams(producerParams);
     }
 }

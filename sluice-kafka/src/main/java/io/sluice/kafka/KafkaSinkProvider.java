@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
@@ -22,6 +23,12 @@ public final class KafkaSinkProvider implements SinkProvider {
     @Override
     public String shortName() {
         return "kafka";
+    }
+
+    /** Declared in {@link KafkaOptionDefs}; {@code kafka.*} passes through to the clients. */
+    @Override
+    public OptionSet options() {
+        return KafkaOptionDefs.SINK;
     }
 
     /** @throws io.sluice.api.InvalidOptionException naming the first bad option */

@@ -37,7 +37,8 @@ record KafkaSourceOptions(
         boolean includeHeaders,
         Optional<String> commitOffsetsToGroup,
         int consumerPoolCapacity,
-        long consumerPoolIdleTimeoutMs) {
+        long consumerPoolIdleTimeoutMs,
+        long apiTimeoutMs) {
 
     static final String DATA_LOSS_FAIL = "Some data may have been lost because they are not available in Kafka any"
             + " more; either the data was aged out by Kafka or the topic may have been deleted before all the data"
@@ -120,7 +121,16 @@ record KafkaSourceOptions(
                 strategyOnNoMatch.equalsIgnoreCase("latest"), o.getBoolean("failOnDataLoss", true), pollTimeout,
                 retries, retryInterval, max, min, maxTriggerDelay, o.getInt("minPartitions"),
                 o.getLong("maxRecordsPerPartition"), prefix, o.get("kafka.group.id"),
-                o.getBoolean("includeHeaders", false), commitGroup, capacity, idle);
+                o.getBoolean("includeHeaders", false), commitGroup, capacity, idle,
+                KafkaClientOptions.timeoutMs(o, KafkaClientOptions.DEFAULT_API_TIMEOUT));
+    }
+
+    /**
+     * The brokers and the bound on one client call ({@code kafka.default.api.timeout.ms}, default 30 s): a call
+     * that times out is not retried, so unreachable brokers fail a look-up within that bound.
+     */
+    KafkaCalls.Target target() {
+        return KafkaClientOptions.target(clientParams, apiTimeoutMs, KafkaClientOptions.DEFAULT_API_TIMEOUT);
     }
 
     /** Spark's streaming checks: no ending options. Returns the starting position (default latest). */

@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
@@ -28,6 +29,12 @@ public final class KafkaSourceProvider implements SourceProvider {
     @Override
     public String shortName() {
         return "kafka";
+    }
+
+    /** Declared in {@link KafkaOptionDefs}; {@code kafka.*} passes through to the clients. */
+    @Override
+    public OptionSet options() {
+        return KafkaOptionDefs.SOURCE;
     }
 
     @Override

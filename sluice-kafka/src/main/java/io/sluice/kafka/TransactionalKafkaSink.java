@@ -20,8 +20,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -45,6 +43,7 @@ final class TransactionalKafkaSink implements Sink {
 
     private final Map<String, Object> producerParams;
     private final Map<String, Object> adminParams;
+    private final KafkaCalls.Target target;
     private final KafkaRecordConverter converter;
     private final String queryId;
     private final String markerGroup;
@@ -62,7 +61,8 @@ final class TransactionalKafkaSink implements Sink {
         Map<String, Object> params = new HashMap<>(options.producerParams());
         params.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(markerGroup));
         this.producerParams = Map.copyOf(params);
-        this.adminParams = Map.copyOf(KafkaClientOptions.adminParams(options.producerParams()));
+        this.adminParams = Map.copyOf(options.adminParams());
+        this.target = options.target();
     }
 
     /** {@code sluice-<queryId>}: the default transactionalIdPrefix. */
@@ -128,6 +128,8 @@ final class TransactionalKafkaSink implements Sink {
 
     private Producer<byte[], byte[]> producer() {
         if (producer == null) {
+            // initTransactions would time out after max.block.ms too, but with a message about InitProducerId.
+            KafkaClientOptions.awaitBrokers(adminParams, target);
             KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerParams);
             try {
                 p.initTransactions();
@@ -146,15 +148,16 @@ final class TransactionalKafkaSink implements Sink {
     /** The highest batch id this query committed through the marker group, or -1. */
     private long readMarker() {
         Map<TopicPartition, OffsetAndMetadata> offsets;
-        try (Admin admin = Admin.create(adminParams)) {
-            offsets = admin.listConsumerGroupOffsets(markerGroup, new ListConsumerGroupOffsetsOptions()
-                    .requireStable(true)).partitionsToOffsetAndMetadata().get(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new KafkaException("Interrupted while reading the batch marker of group " + markerGroup, e);
-        } catch (ExecutionException | TimeoutException e) {
+        Admin admin = Admin.create(adminParams);
+        try {
+            offsets = KafkaCalls.await(admin.listConsumerGroupOffsets(markerGroup, new ListConsumerGroupOffsetsOptions()
+                    .requireStable(true).timeoutMs((int) target.timeoutMs())).partitionsToOffsetAndMetadata(),
+                    target, "read the batch marker of consumer group " + markerGroup);
+        } catch (ExecutionException e) {
             throw new KafkaException("Could not read the batch marker of consumer group " + markerGroup + ": "
-                    + (e.getCause() != null ? e.getCause() : e), e);
+                    + e.getCause(), e.getCause());
+        } finally {
+            admin.close(Duration.ZERO);
         }
         String prefix = "sluice:" + queryId + ":";
         long last = -1;

@@ -144,8 +144,10 @@ class KafkaSecretsTest extends KafkaTestBase {
                 + " semi-colon").satisfies(e -> seen.append(stackTrace(e)));
 
         seen.append(checkpointFiles(tmp)).append(log.toString(StandardCharsets.UTF_8));
-        assertThat(seen.toString()).contains("Failed to list partitions from Kafka after 1 attempts",
-                "Topic t not present in metadata after 1000 ms").doesNotContain(JAAS_SECRET, KEY_PASSWORD);
+        assertThat(seen.toString()).contains("Could not reach the Kafka brokers at " + unreachable
+                        + " (kafka.bootstrap.servers) within 1500 ms (kafka.default.api.timeout.ms)",
+                "Could not reach the Kafka brokers at " + unreachable + " (kafka.bootstrap.servers) within 1 s"
+                        + " (kafka.max.block.ms)").doesNotContain(JAAS_SECRET, KEY_PASSWORD);
     }
 
     private static String stackTrace(Throwable e) {

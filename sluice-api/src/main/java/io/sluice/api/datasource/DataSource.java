@@ -1,5 +1,6 @@
 package io.sluice.api.datasource;
 
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.types.StructType;
 
@@ -23,6 +24,15 @@ public interface DataSource {
 
     /** The name users pass to {@code format(..)}; compared case-insensitively. */
     String name();
+
+    /**
+     * The options this source takes, declared once; the engine checks given option names against them as for a
+     * {@code SourceProvider} (see {@code SourceProvider.options()}). The default, {@link OptionSet#undeclared()},
+     * makes no check at all.
+     */
+    default OptionSet options() {
+        return OptionSet.undeclared();
+    }
 
     /**
      * The schema in Spark's DDL, e.g. {@code "seq bigint, account string"}. Override this or {@link #schema}.

@@ -1,6 +1,7 @@
 package io.sluice.api.sink;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 
 /**
@@ -12,6 +13,17 @@ public interface SinkProvider {
 
     /** The name users pass to {@code format(..)}, e.g. {@code "memory"}. Compared case-insensitively. */
     String shortName();
+
+    /**
+     * The options this sink takes, declared once (name, type, default, validator, doc), without the engine's own
+     * writer options ({@code checkpointLocation}, {@code queryName}, {@code minBatchesToRetain}, {@code path}),
+     * which the engine declares. Before {@link #validate} the engine checks every given option name against both
+     * (case-insensitive), as for sources (see {@code SourceProvider.options()}). The default,
+     * {@link OptionSet#undeclared()}, makes no check at all.
+     */
+    default OptionSet options() {
+        return OptionSet.undeclared();
+    }
 
     /**
      * Checks the options before the query starts. Called by {@code start()} before anything is written.

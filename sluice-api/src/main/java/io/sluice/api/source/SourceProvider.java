@@ -1,6 +1,7 @@
 package io.sluice.api.source;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.types.StructType;
 
@@ -19,6 +20,18 @@ public interface SourceProvider {
 
     /** The name users pass to {@code format(..)}, e.g. {@code "rate"}. Compared case-insensitively. */
     String shortName();
+
+    /**
+     * The options this source takes, declared once (name, type, default, validator, doc). Before
+     * {@link #resolveSchema} the engine checks every given option name against them (case-insensitive): a name
+     * close to a declared one (a typo, another case or separator, a missing or extra trailing {@code s}) fails with
+     * an {@link InvalidOptionException} naming the declared one; another unknown name is logged once as a warning,
+     * or fails when the engine runs with {@code sluice.options.unknown=error}. Names under a declared prefix are
+     * never unknown. The default, {@link OptionSet#undeclared()}, makes no check at all.
+     */
+    default OptionSet options() {
+        return OptionSet.undeclared();
+    }
 
     /**
      * The schema this source always produces for these options, if it has one (rate, socket, kafka); empty when

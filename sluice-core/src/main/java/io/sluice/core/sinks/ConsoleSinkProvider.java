@@ -1,6 +1,8 @@
 package io.sluice.core.sinks;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
@@ -16,6 +18,10 @@ import java.time.ZoneOffset;
  * shown, default UTC).
  */
 public final class ConsoleSinkProvider implements SinkProvider {
+    private static final OptionSet OPTIONS = OptionSet.of(
+            OptionDef.integer("numRows", 20, "rows shown per batch"),
+            OptionDef.bool("truncate", true, "cut cells longer than 20 characters"),
+            OptionDef.string("timeZone", "how timestamps are shown").withDefault("UTC"));
 
     @Override
     public String shortName() {
@@ -23,9 +29,14 @@ public final class ConsoleSinkProvider implements SinkProvider {
     }
 
     @Override
+    public OptionSet options() {
+        return OPTIONS;
+    }
+
+    @Override
     public void validate(Options options) {
-        options.getInt("numRows", 20);
-        options.getBoolean("truncate", true);
+        OPTIONS.getInt(options, "numRows");
+        OPTIONS.getBoolean(options, "truncate");
         zone(options);
     }
 
@@ -38,7 +49,8 @@ public final class ConsoleSinkProvider implements SinkProvider {
     @Override
     public Sink createSink(SinkContext context) {
         Options o = context.options();
-        return new ConsoleSink(context.schema(), o.getInt("numRows", 20), o.getBoolean("truncate", true), zone(o),
+        return new ConsoleSink(context.schema(), OPTIONS.getInt(o, "numRows"), OPTIONS.getBoolean(o, "truncate"),
+                zone(o),
                 System.out);
     }
 

@@ -1,5 +1,6 @@
 package io.sluice.core.sinks;
 
+import io.sluice.api.OptionSet;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
 import io.sluice.api.sink.SinkProvider;
@@ -10,6 +11,12 @@ public final class MemorySinkProvider implements SinkProvider {
     @Override
     public String shortName() {
         return "memory";
+    }
+
+    /** No options of its own (the engine's writer options apply). */
+    @Override
+    public OptionSet options() {
+        return OptionSet.none();
     }
 
     /** The rows do not outlive the JVM, so a query may run on a temporary checkpoint. */

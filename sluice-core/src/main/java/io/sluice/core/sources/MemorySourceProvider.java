@@ -2,6 +2,8 @@ package io.sluice.core.sources;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Offset;
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.source.DriverLocalReaders;
@@ -21,10 +23,17 @@ import java.util.Optional;
  * {@code name}. The schema is the stream's.
  */
 public final class MemorySourceProvider implements SourceProvider, DriverLocalReaders {
+    private static final OptionSet OPTIONS = OptionSet.of(
+            OptionDef.string("name", "the name() of a MemoryStream of this JVM").asRequired());
 
     @Override
     public String shortName() {
         return "memory";
+    }
+
+    @Override
+    public OptionSet options() {
+        return OPTIONS;
     }
 
     static MemoryStream stream(Options options) {

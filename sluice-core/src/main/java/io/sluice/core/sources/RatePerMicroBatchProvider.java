@@ -1,5 +1,7 @@
 package io.sluice.core.sources;
 
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
@@ -18,10 +20,23 @@ import java.util.Optional;
  * default 1000, non-negative). Schema {@code timestamp timestamp, value bigint}.
  */
 public final class RatePerMicroBatchProvider implements SourceProvider {
+    static final OptionSet OPTIONS = OptionSet.of(
+            OptionDef.of("rowsPerBatch", OptionDef.Type.LONG, "rows in every batch").asRequired()
+                    .validatedBy(SparkOptions.POSITIVE),
+            SparkOptions.NUM_PARTITIONS,
+            OptionDef.longValue("startTimestamp", 0, "the event time of the first batch, epoch milliseconds")
+                    .validatedBy(SparkOptions.nonNegative("must be non-negative")),
+            OptionDef.integer("advanceMillisPerBatch", 1000, "how far the event time advances a batch")
+                    .validatedBy(SparkOptions.nonNegative("must be non-negative")));
 
     @Override
     public String shortName() {
         return "rate-micro-batch";
+    }
+
+    @Override
+    public OptionSet options() {
+        return OPTIONS;
     }
 
     @Override
@@ -43,13 +58,11 @@ public final class RatePerMicroBatchProvider implements SourceProvider {
     record Settings(long rowsPerBatch, int numPartitions, long startTimestamp, int advanceMillisPerBatch) {
 
         static Settings of(Options options) {
-            // As in Spark, a missing rowsPerBatch reads as 0 and fails the positive check.
-            long rowsPerBatch = SparkOptions.positive("rowsPerBatch", options.getLong("rowsPerBatch", 0));
+            // Spark reads a missing rowsPerBatch as 0 and says "Invalid value '0'": Sluice says it is required.
+            long rowsPerBatch = OPTIONS.getLong(options, "rowsPerBatch");
             int numPartitions = SparkOptions.numPartitions(options);
-            long startTimestamp = SparkOptions.nonNegative("startTimestamp", options.getLong("startTimestamp", 0),
-                    "must be non-negative");
-            int advance = options.getInt("advanceMillisPerBatch", 1000);
-            SparkOptions.nonNegative("advanceMillisPerBatch", advance, "must be non-negative");
+            long startTimestamp = OPTIONS.getLong(options, "startTimestamp");
+            int advance = OPTIONS.getInt(options, "advanceMillisPerBatch");
             return new Settings(rowsPerBatch, numPartitions, startTimestamp, advance);
         }
     }

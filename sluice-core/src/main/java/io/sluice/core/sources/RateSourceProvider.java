@@ -1,6 +1,8 @@
 package io.sluice.core.sources;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
@@ -23,10 +25,20 @@ public final class RateSourceProvider implements SourceProvider {
     static final StructType SCHEMA = StructType.of(
             StructField.of("timestamp", DataType.timestampType()),
             StructField.of("value", DataType.longType()));
+    static final OptionSet OPTIONS = OptionSet.of(
+            OptionDef.longValue("rowsPerSecond", 1, "rows generated a second").validatedBy(SparkOptions.POSITIVE),
+            OptionDef.of("rampUpTime", OptionDef.Type.DURATION, "how long the rate ramps up to rowsPerSecond")
+                    .withDefault("0"),
+            SparkOptions.NUM_PARTITIONS);
 
     @Override
     public String shortName() {
         return "rate";
+    }
+
+    @Override
+    public OptionSet options() {
+        return OPTIONS;
     }
 
     @Override
@@ -49,7 +61,7 @@ public final class RateSourceProvider implements SourceProvider {
     record Settings(long rowsPerSecond, long rampUpTimeSeconds, int numPartitions, String numPartitionsOption) {
 
         static Settings of(Options options) {
-            long rowsPerSecond = SparkOptions.positive("rowsPerSecond", options.getLong("rowsPerSecond", 1));
+            long rowsPerSecond = OPTIONS.getLong(options, "rowsPerSecond");
             long rampUp = options.get("rampUpTime")
                     .map(v -> SparkOptions.timeStringAsSeconds("rampUpTime", v)).orElse(0L);
             SparkOptions.nonNegative("rampUpTime", rampUp, "must not be negative");

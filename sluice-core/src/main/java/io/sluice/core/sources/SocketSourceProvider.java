@@ -1,6 +1,8 @@
 package io.sluice.core.sources;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.source.DriverLocalReaders;
 import io.sluice.api.source.MicroBatchStream;
@@ -23,10 +25,21 @@ import java.util.Optional;
 public final class SocketSourceProvider implements SourceProvider, DriverLocalReaders {
     static final StructType SCHEMA_REGULAR = StructType.of(StructField.of("value", DataType.stringType()));
     static final StructType SCHEMA_TIMESTAMP = SCHEMA_REGULAR.add("timestamp", DataType.timestampType());
+    /** Declared for the name checks and the docs; {@link Settings} keeps Spark's own messages. */
+    static final OptionSet OPTIONS = OptionSet.of(
+            OptionDef.string("host", "the host to connect to").asRequired(),
+            OptionDef.of("port", OptionDef.Type.INT, "the TCP port to connect to").asRequired(),
+            OptionDef.bool("includeTimestamp", false, "adds a timestamp column: when the line was read"),
+            SparkOptions.NUM_PARTITIONS);
 
     @Override
     public String shortName() {
         return "socket";
+    }
+
+    @Override
+    public OptionSet options() {
+        return OPTIONS;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.sluice.core.sources;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionDef;
 import io.sluice.api.Options;
 
 import java.util.Locale;
@@ -18,7 +19,20 @@ final class SparkOptions {
     private static final String TIME_ERROR = "Time must be specified as seconds (s), milliseconds (ms), "
             + "microseconds (us), minutes (m or min), hour (h), or day (d). E.g. 50s, 100ms, or 250us.";
 
+    /** Spark's "must be positive" check of a declared int or long option (run after its type check). */
+    static final OptionDef.Validator POSITIVE = (name, value) -> positive(name, Long.parseLong(value.trim()));
+
+    /** The partition count option of the test sources; the default is computed ({@link #numPartitions}). */
+    static final OptionDef NUM_PARTITIONS = OptionDef.of("numPartitions", OptionDef.Type.INT,
+            "how many partitions each batch is split into").withDefaultText("the number of cores")
+            .validatedBy(POSITIVE);
+
     private SparkOptions() {
+    }
+
+    /** Spark's non-negative check of a declared int or long option, with Spark's wording for that option. */
+    static OptionDef.Validator nonNegative(String wording) {
+        return (name, value) -> nonNegative(name, Long.parseLong(value.trim()), wording);
     }
 
     static long positive(String option, long value) {

@@ -125,7 +125,8 @@ class RatePerMicroBatchSourceTest {
 
     @Test
     void optionErrorsAreSparks() {
-        assertInvalid(Map.of(), "rowsPerBatch", "0", "Invalid value '0'. The option 'rowsPerBatch' must be positive");
+        // Spark reads a missing rowsPerBatch as 0 ("Invalid value '0'"): Sluice says that it is required.
+        assertInvalid(Map.of(), "rowsPerBatch", null, "Option 'rowsPerBatch' is missing: the option is required");
         assertInvalid(Map.of("rowsPerBatch", "-2"), "rowsPerBatch", "-2",
                 "Invalid value '-2'. The option 'rowsPerBatch' must be positive");
         assertInvalid(Map.of("rowsPerBatch", "1", "numPartitions", "-1"), "numPartitions", "-1",

@@ -1,5 +1,7 @@
 package io.sluice.examples.changes;
 
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.Row;
 import io.sluice.api.datasource.DataSource;
@@ -51,6 +53,12 @@ public final class ChangesSource implements DataSource {
     @Override
     public String name() {
         return "changes";
+    }
+
+    /** Declared, so a misspelt option fails at load() and another unknown one is warned about. */
+    @Override
+    public OptionSet options() {
+        return OptionSet.of(OptionDef.string("url", "the changes server, e.g. http://127.0.0.1:8080").asRequired());
     }
 
     @Override

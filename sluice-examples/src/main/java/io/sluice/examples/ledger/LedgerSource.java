@@ -1,6 +1,8 @@
 package io.sluice.examples.ledger;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionDef;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
@@ -72,9 +74,21 @@ public final class LedgerSource implements DataSource {
         }
     }
 
+    /** Declared once: the engine checks option names against these; {@link Settings} checks the values. */
+    static final OptionSet OPTIONS = OptionSet.of(
+            OptionDef.string("url", "the ledger server, e.g. http://127.0.0.1:8080").asRequired(),
+            OptionDef.of("maxRowsPerBatch", OptionDef.Type.LONG, "the most entries a batch takes"),
+            OptionDef.longValue("rowsPerPartition", 1000, "the most entries a partition reads"),
+            OptionDef.longValue("startingSeq", 0, "the offset a new query starts from"));
+
     @Override
     public String name() {
         return "ledger";
+    }
+
+    @Override
+    public OptionSet options() {
+        return OPTIONS;
     }
 
     @Override
@@ -86,6 +100,21 @@ public final class LedgerSource implements DataSource {
     @Override
     public DataSourceStreamReader<?> streamReader(DataSourceContext context) {
         return new Reader(Settings.of(context.options()));
+    }
+
+    /** The most of a server's answer an error message quotes. */
+    static final int EXCERPT_CHARS = 300;
+
+    /**
+     * The start of a server's answer, on one line, for an error message: a proxy in front of the ledger may answer
+     * with an HTML error page of many kilobytes, which would bury the message (and every log line quoting it).
+     */
+    static String excerpt(String body) {
+        String line = body.strip().replaceAll("\\s+", " ");
+        if (line.length() <= EXCERPT_CHARS) {
+            return line;
+        }
+        return line.substring(0, EXCERPT_CHARS) + "... (" + (line.length() - EXCERPT_CHARS) + " more characters)";
     }
 
     /** One run's reader. Holds an HTTP client; the ledger itself holds the data. */
@@ -170,13 +199,13 @@ public final class LedgerSource implements DataSource {
             return rows.iterator();
         }
 
-        private static String get(String url) {
+        static String get(String url) {
             try {
                 HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url))
                         .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() != 200) {
                     throw new IllegalStateException("GET " + url + " answered " + response.statusCode() + ": "
-                            + response.body());
+                            + excerpt(response.body()));
                 }
                 return response.body();
             } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.sluice.examples.ledger;
 
+import com.sun.net.httpserver.HttpServer;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Row;
 import io.sluice.core.Sluice;
@@ -12,6 +13,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -90,5 +95,36 @@ class LedgerSourceTest {
         assertThatThrownBy(() -> sluice.readStream().format("ledger").option("url", ledger.url())
                 .option("maxRowsPerBatch", 0).load())
                 .hasMessage("Invalid value '0' for option 'maxRowsPerBatch': a positive number is accepted");
+        // The declared options: a misspelt name fails before any value is checked.
+        assertThatThrownBy(() -> sluice.readStream().format("ledger").option("url", ledger.url())
+                .option("maxRowPerBatch", 0).load())
+                .hasMessage("Unknown option 'maxRowPerBatch' for source 'ledger': did you mean 'maxRowsPerBatch'?");
+    }
+
+    @Test
+    void anErrorPageIsQuotedAsItsFirst300CharactersOnOneLine() throws Exception {
+        StringBuilder page = new StringBuilder("<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n");
+        while (page.length() < 50_000) {
+            page.append("<p>the upstream ledger did not answer in time</p>\n");
+        }
+        String body = page.toString();
+        HttpServer proxy = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        proxy.createContext("/", exchange -> {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(502, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        proxy.start();
+        try {
+            String url = "http://127.0.0.1:" + proxy.getAddress().getPort() + "/ledger/latest";
+            String oneLine = body.strip().replaceAll("\\s+", " ");
+            assertThatThrownBy(() -> LedgerSource.Reader.get(url)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("GET " + url + " answered 502: " + oneLine.substring(0, 300) + "... ("
+                            + (oneLine.length() - 300) + " more characters)");
+        } finally {
+            proxy.stop(0);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.sluice.files.format;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.types.ArrayType;
 import io.sluice.api.types.DataType;
@@ -27,6 +28,19 @@ public final class FileFormats {
     public static final Set<String> NAMES = Set.of("json", "csv", "text");
 
     private FileFormats() {
+    }
+
+    /**
+     * The reading options of the format, declared (docs/sources/file-formats.md); the file source adds its own.
+     *
+     * @throws IllegalArgumentException for an unknown format
+     */
+    public static OptionSet options(String format) {
+        return switch (name(format)) {
+            case "json" -> FormatOptions.JSON;
+            case "csv" -> FormatOptions.CSV;
+            default -> FormatOptions.TEXT;
+        };
     }
 
     /**

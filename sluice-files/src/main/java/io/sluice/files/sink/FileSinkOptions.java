@@ -2,9 +2,8 @@ package io.sluice.files.sink;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.api.io.LocalPaths;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -169,17 +168,7 @@ final class FileSinkOptions {
     }
 
     private static Path toPath(String p) {
-        if (p.regionMatches(true, 0, "file:", 0, 5)) {
-            try {
-                return Path.of(new URI(p)).toAbsolutePath().normalize();
-            } catch (URISyntaxException | IllegalArgumentException e) {
-                throw new InvalidOptionException("path", p, "a local folder or a file: URI is accepted");
-            }
-        }
-        if (p.matches("^[a-zA-Z][a-zA-Z0-9+.-]+://.*")) {
-            throw new InvalidOptionException("path", p, "a local folder or a file: URI is accepted");
-        }
-        return Path.of(p).toAbsolutePath().normalize();
+        return LocalPaths.of("path", p).normalize();
     }
 
     private static ZoneId zone(String v) {

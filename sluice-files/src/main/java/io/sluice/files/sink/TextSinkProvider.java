@@ -1,5 +1,6 @@
 package io.sluice.files.sink;
 
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
@@ -15,6 +16,11 @@ public final class TextSinkProvider implements SinkProvider {
     @Override
     public String shortName() {
         return "text";
+    }
+
+    @Override
+    public OptionSet options() {
+        return FileSinkOptionDefs.of(Format.TEXT);
     }
 
     @Override

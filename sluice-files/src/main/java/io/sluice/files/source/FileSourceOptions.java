@@ -2,6 +2,7 @@ package io.sluice.files.source;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.api.io.LocalPaths;
 
 import java.util.Locale;
 import java.util.Map;
@@ -26,7 +27,9 @@ record FileSourceOptions(
         CleanSource cleanSource,
         Optional<String> sourceArchiveDir,
         boolean inferSchema,
-        boolean failOnFileChange) {
+        boolean failOnFileChange,
+        Optional<String> pathGlobFilter,
+        boolean recursiveFileLookup) {
 
     static final String PATH = "path";
     static final String MAX_FILES_PER_TRIGGER = "maxFilesPerTrigger";
@@ -40,6 +43,8 @@ record FileSourceOptions(
     static final String SOURCE_ARCHIVE_DIR = "sourceArchiveDir";
     static final String INFER_SCHEMA = "inferSchema";
     static final String FAIL_ON_FILE_CHANGE = "failOnFileChange";
+    static final String PATH_GLOB_FILTER = "pathGlobFilter";
+    static final String RECURSIVE_FILE_LOOKUP = "recursiveFileLookup";
 
     static final String DEFAULT_MAX_FILE_AGE = "7d";
     static final int DEFAULT_MAX_CACHED_FILES = 10_000;
@@ -85,6 +90,8 @@ record FileSourceOptions(
         boolean latestFirst = bool(o, LATEST_FIRST);
         boolean fileNameOnly = bool(o, FILE_NAME_ONLY);
         Optional<String> archiveDir = o.get(SOURCE_ARCHIVE_DIR);
+        // Checked even when cleanSource is off: an s3a:// value is a mistake either way.
+        archiveDir.ifPresent(d -> LocalPaths.of(SOURCE_ARCHIVE_DIR, d));
         CleanSource clean = o.get(CLEAN_SOURCE).map(v -> {
             for (CleanSource c : CleanSource.values()) {
                 if (c.name().equals(v.toUpperCase(Locale.ROOT))) {
@@ -121,10 +128,13 @@ record FileSourceOptions(
         }).orElse(DEFAULT_DISCARD_CACHED_INPUT_RATIO);
         boolean infer = bool(o, INFER_SCHEMA);
         boolean failOnChange = bool(o, FAIL_ON_FILE_CHANGE);
+        Optional<String> globFilter = o.get(PATH_GLOB_FILTER);
+        globFilter.ifPresent(g -> SourcePath.nameFilter(PATH_GLOB_FILTER, g));
+        boolean recursive = bool(o, RECURSIVE_FILE_LOOKUP);
         String path = o.get(PATH).orElseThrow(
                 () -> new InvalidOptionException(PATH, null, "'path' is not specified", true));
         return new FileSourceOptions(path, maxFiles, maxBytes, latestFirst, maxFileAgeMs, fileNameOnly, maxCached,
-                ratio, clean, archiveDir, infer, failOnChange);
+                ratio, clean, archiveDir, infer, failOnChange, globFilter, recursive);
     }
 
     /**

@@ -1,12 +1,14 @@
 package io.sluice.files.source;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
+import io.sluice.files.format.FileFormats;
 import io.sluice.files.fs.FileStatus;
 import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
@@ -48,6 +50,12 @@ abstract class FileSourceProvider implements SourceProvider {
         return format;
     }
 
+    /** The source's own options, then the format's reading options. */
+    @Override
+    public final OptionSet options() {
+        return FileSourceOptionDefs.SOURCE.and(FileFormats.options(format));
+    }
+
     @Override
     public final Optional<StructType> fixedSchema(Options options) {
         return formats.fixedSchema(format, options);
@@ -56,7 +64,7 @@ abstract class FileSourceProvider implements SourceProvider {
     @Override
     public final StructType resolveSchema(Options options, Optional<StructType> userSchema) {
         FileSourceOptions o = FileSourceOptions.parse(options);
-        SourcePath path = SourcePath.parse(o.path(), storage);
+        SourcePath path = SourcePath.of(o, storage);
         if (!path.isGlob() && status(path.pattern()).isEmpty()) {
             // A glob may match nothing yet; a plain path must exist, as in Spark.
             throw new InvalidOptionException(FileSourceOptions.PATH, o.path(),
@@ -64,7 +72,7 @@ abstract class FileSourceProvider implements SourceProvider {
         }
         if (o.cleanSource() == FileSourceOptions.CleanSource.ARCHIVE) {
             String dir = o.sourceArchiveDir().orElseThrow();
-            SourcePath archive = SourcePath.parse(dir, storage);
+            SourcePath archive = SourcePath.parse(FileSourceOptions.SOURCE_ARCHIVE_DIR, dir, storage);
             if (archive.isGlob() || path.matchedByArchive(archive.pattern())) {
                 throw new InvalidOptionException(FileSourceOptions.SOURCE_ARCHIVE_DIR, dir, "Base archive path "
                         + "cannot be set to the path where archived path can possibly match with source pattern. "
@@ -118,7 +126,7 @@ abstract class FileSourceProvider implements SourceProvider {
                 for (SinkManifest.Change c : new SinkManifest(path.base(), storage).readNew()) {
                     if (c.deleted()) {
                         live.remove(c.file().path());
-                    } else {
+                    } else if (path.acceptsFileName(c.file().name())) {
                         live.put(c.file().path(), c.file());
                     }
                 }

@@ -145,7 +145,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         this.schema = schema;
         this.formats = formats;
         this.storage = storage;
-        this.source = SourcePath.parse(opts.path(), storage);
+        this.source = SourcePath.of(opts, storage);
         if (opts.latestFirst()) {
             LOG.warn("'latestFirst' is true. New files will be processed first, which may affect the watermark\n"
                     + "value. In addition, 'maxFileAge' will be ignored.");
@@ -160,7 +160,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             this.cleaner = null;
         } else {
             Path archive = opts.cleanSource() == FileSourceOptions.CleanSource.ARCHIVE
-                    ? SourcePath.parse(opts.sourceArchiveDir().orElseThrow(), storage).pattern() : null;
+                    ? SourcePath.parse(FileSourceOptions.SOURCE_ARCHIVE_DIR,
+                    opts.sourceArchiveDir().orElseThrow(), storage).pattern() : null;
             this.cleaner = new SourceCleaner(storage, source.base(), archive);
             LOG.warn("cleanSource={}: each file is {} once the batch that read it has committed. Run only one "
                             + "query with cleanSource on {}: another query reading the same files would miss the "
@@ -420,7 +421,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             String uri = storage.uri(s.path());
             if (c.deleted()) {
                 manifestBacklog.remove(uri);
-            } else {
+            } else if (source.acceptsFileName(s.name())) { // pathGlobFilter applies to a manifest's files too
                 manifestBacklog.put(uri, new Listed(s.path(), uri, s.size(), s.modificationTime()));
             }
         }

@@ -1,6 +1,7 @@
 package io.sluice.files.source;
 
 import io.sluice.api.InvalidOptionException;
+import io.sluice.api.io.LocalPaths;
 import io.sluice.files.fs.FileStatus;
 import io.sluice.files.fs.FileStorage;
 
@@ -29,12 +30,71 @@ final class SourcePath {
     private final Path base;
     /** One matcher per component after {@link #base}; empty for a plain path. */
     private final List<PathMatcher> globs;
+    /** {@code pathGlobFilter}: the file names that are read; null for all. Never applied to folders. */
+    private final PathMatcher fileNames;
+    /** {@code recursiveFileLookup}: no partition inference, {@code key=value} folders are plain folders. */
+    private final boolean noPartitions;
 
-    private SourcePath(String raw, Path pattern, Path base, List<PathMatcher> globs) {
+    private SourcePath(String raw, Path pattern, Path base, List<PathMatcher> globs, PathMatcher fileNames,
+                       boolean noPartitions) {
         this.raw = raw;
         this.pattern = pattern;
         this.base = base;
         this.globs = globs;
+        this.fileNames = fileNames;
+        this.noPartitions = noPartitions;
+    }
+
+    /** The source's {@code path} with its {@code pathGlobFilter} and {@code recursiveFileLookup}. */
+    static SourcePath of(FileSourceOptions o, FileStorage storage) {
+        SourcePath p = parse(o.path(), storage);
+        PathMatcher names = o.pathGlobFilter().map(g -> nameFilter(FileSourceOptions.PATH_GLOB_FILTER, g))
+                .orElse(null);
+        return new SourcePath(p.raw, p.pattern, p.base, p.globs, names, o.recursiveFileLookup());
+    }
+
+    /**
+     * Spark's {@code pathGlobFilter} (Hadoop's {@code GlobFilter}): a glob matched against a file's name only,
+     * never its folders: {@code *}, {@code ?}, {@code [abc]}, {@code [a-z]}, {@code [^a]}, {@code {a,b}},
+     * {@code \} to escape.
+     *
+     * @throws InvalidOptionException for a glob that does not compile, naming the option and the problem
+     */
+    static PathMatcher nameFilter(String option, String glob) {
+        try {
+            return matcher(glob);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new InvalidOptionException(option, glob, "Illegal file pattern: " + globProblem(e) + "; a glob "
+                    + "matched against file names is accepted, such as *.json, part-*.csv or *.{json,jsonl}");
+        }
+    }
+
+    /** The JDK's glob errors in words (its own are terse). */
+    private static String globProblem(java.util.regex.PatternSyntaxException e) {
+        String d = e.getDescription();
+        return switch (d) {
+            case "Missing ']" -> "'[' is not closed by ']'";
+            case "Missing '}" -> "'{' is not closed by '}'";
+            case "Cannot nest groups" -> "'{..}' groups cannot be nested";
+            case "No character to escape" -> "'\\' at the end escapes nothing";
+            case "Invalid range" -> "a range in '[..]' is invalid";
+            case "Explicit 'name separator' in class" -> "'/' cannot be in '[..]'";
+            default -> d;
+        };
+    }
+
+    /** Whether a listed file (not a folder) is data by its name: {@code pathGlobFilter}, when given. */
+    boolean acceptsFileName(String name) {
+        return fileNames == null || fileNames.matches(Paths.get(name));
+    }
+
+    /** The consumer of listed files behind the {@code pathGlobFilter}. */
+    private Consumer<FileStatus> filtered(Consumer<FileStatus> files) {
+        return fileNames == null ? files : f -> {
+            if (acceptsFileName(f.name())) {
+                files.accept(f);
+            }
+        };
     }
 
     /**
@@ -42,8 +102,16 @@ final class SourcePath {
      * glob and is fine; {@code \,} is a literal comma).
      */
     static SourcePath parse(String raw, FileStorage storage) {
+        return parse(FileSourceOptions.PATH, raw, storage);
+    }
+
+    /**
+     * Parses a path option ({@code path}, or {@code sourceArchiveDir} whose value may not be a glob but is checked
+     * by the same rules). A scheme other than {@code file:} is refused ({@link LocalPaths}).
+     */
+    static SourcePath parse(String option, String raw, FileStorage storage) {
         if (raw.isBlank()) {
-            throw new InvalidOptionException(FileSourceOptions.PATH, raw, "'path' is not specified", true);
+            throw new InvalidOptionException(option, raw, "'" + option + "' is not specified", true);
         }
         int depth = 0;
         for (int i = 0; i < raw.length(); i++) {
@@ -55,13 +123,13 @@ final class SourcePath {
             } else if (c == '}') {
                 depth = Math.max(0, depth - 1);
             } else if (c == ',' && depth == 0) {
-                throw new InvalidOptionException(FileSourceOptions.PATH, raw, "Invalid value '" + raw
-                        + "' for option 'path': a file source reads one path, a directory or a glob, not a "
+                throw new InvalidOptionException(option, raw, "Invalid value '" + raw
+                        + "' for option '" + option + "': a file source reads one path, a directory or a glob, not a "
                         + "comma-separated list of paths. Use a glob such as /data/{a,b} or start one query per "
                         + "path", true);
             }
         }
-        Path pattern = raw.startsWith("file:") ? storage.path(raw) : Paths.get(raw).toAbsolutePath();
+        Path pattern = LocalPaths.of(option, raw);
         List<String> components = new ArrayList<>();
         for (Path p : pattern) {
             components.add(p.toString());
@@ -80,7 +148,7 @@ final class SourcePath {
         for (int i = firstGlob; i < components.size(); i++) {
             globs.add(matcher(components.get(i)));
         }
-        return new SourcePath(raw, pattern, base, List.copyOf(globs));
+        return new SourcePath(raw, pattern, base, List.copyOf(globs), null, false);
     }
 
     static boolean isGlob(String component) {
@@ -125,15 +193,17 @@ final class SourcePath {
 
     /**
      * Every data file under the path: the glob expanded level by level, then each match walked recursively.
-     * Hidden names are skipped at every level below {@link #base}. A plain path that does not exist (any more)
+     * Hidden names are skipped at every level below {@link #base}; files whose name the {@code pathGlobFilter}
+     * does not match are left out (folders are walked whatever their name). A plain path that does not exist (any more)
      * yields nothing.
      */
     void list(FileStorage storage, Consumer<FileStatus> files) throws IOException {
+        Consumer<FileStatus> out = filtered(files);
         if (globs.isEmpty()) {
-            storage.walk(base, name -> !isHidden(name), files);
+            storage.walk(base, name -> !isHidden(name), out);
             return;
         }
-        expand(storage, base, 0, files);
+        expand(storage, base, 0, out);
     }
 
     private void expand(FileStorage storage, Path dir, int level, Consumer<FileStatus> files) throws IOException {
@@ -165,12 +235,13 @@ final class SourcePath {
     /**
      * The {@code key=value} folders between {@link #base} and the file, in path order, keys as written and
      * values unescaped (Spark escapes {@code %}, {@code /}, {@code =}, {@code :} and others as {@code %XX}).
+     * None with {@code recursiveFileLookup}, which turns partition inference off, as in Spark.
      *
      * @throws IllegalStateException for an empty key, or a key that appears twice
      */
     Map<String, String> partitionsOf(Path file) {
         Path parent = file.getParent();
-        if (parent == null || !parent.startsWith(base) || parent.equals(base)) {
+        if (noPartitions || parent == null || !parent.startsWith(base) || parent.equals(base)) {
             return Map.of();
         }
         Map<String, String> out = new LinkedHashMap<>();

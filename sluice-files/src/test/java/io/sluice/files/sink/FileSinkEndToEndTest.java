@@ -50,6 +50,23 @@ class FileSinkEndToEndTest {
     }
 
     @Test
+    void aFileUriPathWritesToThatFolder() throws Exception {
+        Path out = tmp.resolve("uri out");
+        StreamingQuery q = sluice.readStream().format("rate-micro-batch").option("rowsPerBatch", 3)
+                .option("numPartitions", 1).option("startTimestamp", 1790899200000L).load()
+                .writeStream().format("json").option("checkpointLocation", tmp.resolve("chk").toString())
+                .trigger(Trigger.availableNow()).start("file://" + out.toString().replace(" ", "%20"));
+        q.awaitTermination();
+
+        List<SinkFileStatus> files = FileSinkManifest.allFiles(out);
+        assertThat(files).hasSize(1);
+        assertThat(SinkHarness.read(files.get(0).localPath())).isEqualTo(
+                "{\"timestamp\":\"2026-10-02T00:00:00.000Z\",\"value\":0}\n"
+                        + "{\"timestamp\":\"2026-10-02T00:00:00.000Z\",\"value\":1}\n"
+                        + "{\"timestamp\":\"2026-10-02T00:00:00.000Z\",\"value\":2}\n");
+    }
+
+    @Test
     void rateMicroBatchGivesSparksFilesAndManifest() throws Exception {
         Path out = tmp.resolve("rate-out");
         StreamingQuery q = rateToJson(out, tmp.resolve("chk"));

@@ -3,6 +3,7 @@ package io.sluice.files.sink;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.types.StructType;
 import io.sluice.core.Sluice;
 import io.sluice.core.sources.MemoryStream;
@@ -75,10 +76,28 @@ class FileSinkOptionsTest {
         fails("json", "v long", "Invalid value 'yyyy-MM-dd'T' for option 'timestampFormat': a datetime pattern is "
                 + "accepted (Pattern ends with an incomplete string literal: yyyy-MM-dd'T)", "timestampFormat",
                 "yyyy-MM-dd'T");
-        fails("json", "v long", "Invalid value 'ftp://host/x' for option 'path': a local folder or a file: URI is "
-                + "accepted", "path", "ftp://host/x");
+        fails("json", "v long", "Invalid value 'ftp://host/x' for option 'path': the scheme 'ftp' is not supported: "
+                + "Sluice reads and writes local paths only; give a plain path (/data/in) or a file: URI "
+                + "(file:/data/in, file:///data/in)", "path", "ftp://host/x");
         valid("json", "v long", "compression", "GZIP", "retention", "7d", "cleanupDelay", "0", "timeZone",
                 "Europe/Paris", "encoding", "utf-8", "dateFormat", "dd/MM/yyyy");
+    }
+
+    @Test
+    void aPathWithAnotherSchemeIsRefusedByValidateBeforeAnythingIsWritten() {
+        for (String path : new String[]{"s3://bucket/out", "s3a://bucket/out", "hdfs://nn:8020/out", "hdfs:/out",
+                "gs://bucket/out", "abfss://c@a.dfs.core.windows.net/out", "wasbs://c@a/out"}) {
+            String scheme = path.substring(0, path.indexOf(':'));
+            for (SinkProvider p : new SinkProvider[]{new JsonSinkProvider(), new CsvSinkProvider(),
+                    new TextSinkProvider()}) {
+                assertThatThrownBy(() -> p.validate(Options.of(Map.of("path", path))))
+                        .isInstanceOf(InvalidOptionException.class)
+                        .hasMessage("Invalid value '" + path + "' for option 'path': the scheme '" + scheme
+                                + "' is not supported: Sluice reads and writes local paths only; give a plain path "
+                                + "(/data/in) or a file: URI (file:/data/in, file:///data/in)");
+            }
+            assertThat(Path.of(scheme + ":")).doesNotExist();
+        }
     }
 
     @Test

@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,7 +34,11 @@ import java.util.Properties;
  * waits; it is idempotent. The data folder is left in place: it belongs to the caller.
  *
  * <p>Ports: {@link Builder#port(int)} 0 (the default) picks a free port; the controller always uses a free port.
- * The advertised address is {@code localhost}.
+ * The advertised address is {@code localhost}. A given port that something else already listens on fails
+ * {@link Builder#start()} with a {@link PortInUseException} before anything is written to the data folder.
+ *
+ * <p>Topics: {@code auto.create.topics.enable} is false and {@code num.partitions} is 1 unless
+ * {@link Builder#config} says otherwise ({@code sluice kafka dev} turns auto-creation on).
  */
 public final class LocalKafkaBroker implements AutoCloseable {
 
@@ -78,6 +84,21 @@ public final class LocalKafkaBroker implements AutoCloseable {
         server.awaitShutdown();
     }
 
+    /** The client port given to {@link Builder#port(int)} is taken by another socket. */
+    public static final class PortInUseException extends IllegalStateException {
+        private final int port;
+
+        PortInUseException(int port, Throwable cause) {
+            super("port " + port + " is already in use", cause);
+            this.port = port;
+        }
+
+        /** The port that was asked for. */
+        public int port() {
+            return port;
+        }
+    }
+
     /** Settings for a {@link LocalKafkaBroker}; {@link #start()} starts it. */
     public static final class Builder {
         private final Path dataDir;
@@ -106,9 +127,16 @@ public final class LocalKafkaBroker implements AutoCloseable {
             return this;
         }
 
-        /** Formats the data folder if it is new, starts the broker and returns once it serves clients. */
+        /**
+         * Formats the data folder if it is new, starts the broker and returns once it serves clients.
+         *
+         * @throws PortInUseException when the given client port is taken
+         */
         public LocalKafkaBroker start() {
             try {
+                if (port != 0) {
+                    requireFree(port);
+                }
                 Files.createDirectories(dataDir);
                 int clientPort = port == 0 ? freePort() : port;
                 int controllerPort = freePort();
@@ -167,6 +195,16 @@ public final class LocalKafkaBroker implements AutoCloseable {
             if (status != 0 || !Files.exists(logDir.resolve("meta.properties"))) {
                 throw new IllegalStateException("Formatting the Kafka storage in " + logDir + " failed (status "
                         + status + "): " + output.toString(StandardCharsets.UTF_8).strip());
+            }
+        }
+
+        /** Binds the address the broker will listen on (localhost:port) and lets it go again. */
+        private static void requireFree(int port) throws IOException {
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.setReuseAddress(true);
+                socket.bind(new InetSocketAddress("localhost", port), 1);
+            } catch (BindException e) {
+                throw new PortInUseException(port, e);
             }
         }
 

@@ -15,6 +15,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LocalKafkaBrokerTest {
 
@@ -52,6 +55,17 @@ class LocalKafkaBrokerTest {
         try (LocalKafkaBroker again = LocalKafkaBroker.builder(dir).start()) {
             assertThat(readAll(again, "read_uncommitted")).containsExactly("committed", "aborted");
         }
+    }
+
+    @Test
+    void aBusyPortFailsStartBeforeTheDataFolderIsTouched() throws Exception {
+        Path data = dir.resolve("data");
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            LocalKafkaBroker.Builder b = LocalKafkaBroker.builder(data).port(taken.getLocalPort());
+            assertThatThrownBy(b::start).isInstanceOf(LocalKafkaBroker.PortInUseException.class)
+                    .hasMessage("port " + taken.getLocalPort() + " is already in use");
+        }
+        assertThat(data).doesNotExist();
     }
 
     private static List<String> readAll(LocalKafkaBroker broker, String isolation) {
