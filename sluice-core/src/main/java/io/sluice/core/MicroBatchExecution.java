@@ -196,7 +196,10 @@ final class MicroBatchExecution implements StreamingQuery {
                         + "start ({})", describe(), t.toString());
                 return; // the finally block still runs
             }
-            failure = new StreamingQueryException("Query " + describe() + " terminated with exception: " + t, t, id, runId);
+            // Spark's STREAM_FAILED message quotes the cause's message, not its class name.
+            String cause = t.getMessage() != null ? t.getMessage() : t.toString();
+            failure = new StreamingQueryException("Query " + describe() + " terminated with exception: " + cause, t,
+                    id, runId);
             FAILURE_LOG.error("Query {} failed", describe(), t);
         } finally {
             Thread.interrupted(); // stop()'s interrupt is spent: let the clean-up below close channels normally
