@@ -117,7 +117,9 @@ final class FilePartitionReader implements PartitionReader {
         if (e instanceof MalformedRecordException || isInterrupt(e)) {
             throw rethrow(e); // the parse mode's decision, or a stop: not a corrupt file
         }
-        String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        // A reader that could not throw an IOException wraps it: its message is the one that says what happened.
+        Throwable shown = e instanceof java.io.UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+        String reason = shown.getMessage() == null ? shown.getClass().getSimpleName() : shown.getMessage();
         if (!failures.ignoreCorruptFiles()) {
             String message = failures.corrupt(slice.uri(), slice.logOffset(), reason);
             if (e instanceof IOException) {

@@ -167,6 +167,27 @@ class CorruptAndMissingFilesTest {
     }
 
     @Test
+    void everyFormatNamesATruncatedGzFile() throws Exception {
+        byte[] whole = gzip("x,1\n".repeat(20_000));
+        Path bad = write("a.gz", java.util.Arrays.copyOf(whole, whole.length / 2), T);
+        for (String format : List.of("json", "csv", "text")) {
+            var reader = sluice.readStream().format(format);
+            if (!format.equals("text")) {
+                reader.schema("a string, b int");
+            }
+            StreamingQuery q = reader.load(in.toString()).writeStream().format("noop")
+                    .option("checkpointLocation", tmp.resolve("chk-" + format).toString())
+                    .trigger(Trigger.availableNow()).start();
+            assertThatThrownBy(() -> q.awaitTermination(30_000)).isInstanceOf(StreamingQueryException.class);
+            assertThat(readError(q.exception().orElseThrow())).as(format).isEqualTo("Encountered error while "
+                    + "reading file " + FileStorage.local().uri(bad) + " of log offset 0 of " + description()
+                    + ": Unexpected end of ZLIB input stream. Repair or replace the file and restart (the batch is "
+                    + "run again and reads it again), or set ignoreCorruptFiles=true to skip what cannot be read of "
+                    + "it");
+        }
+    }
+
+    @Test
     void ignoreCorruptFilesDoesNotSkipAFailFastRecord() throws Exception {
         Path f = write("a.json", "{\"id\":1}\n{bad\n".getBytes(StandardCharsets.UTF_8), T);
         StreamingQuery q = runAvailableNow("ignoreCorruptFiles", "true", "mode", "FAILFAST");
