@@ -83,18 +83,17 @@ final class DemoCommand implements Callable<Integer> {
         Producer producer = new Producer(landing, rowsPerFile, intervalMs);
         int firstHalf = files / 2;
         try (Sluice sluice = Sluice.builder().build()) {
-            LiveView view = new LiveView(out, spec.commandLine().getErr(), env.interactive() && !plain,
-                    env.columns(), false, null, (id, name) -> "query " + id + " started");
-            sluice.addListener(view);
-
             out.println("\nRun 1: a query every 500 ms, at most " + maxFilesPerTrigger + " files a batch, while "
                     + firstHalf + " files arrive");
             out.flush();
+            // A view per run: listener events arrive asynchronously, so each run waits for its own view to have
+            // shown the query's last batch and its end before printing on.
+            LiveView view = view(sluice);
             StreamingQuery first = start(sluice, landing, output, checkpoint, Trigger.processingTime(500));
             producer.produce(firstHalf);
             first.processAllAvailable();
             first.stop();
-            view.endLine();
+            drained(sluice, view);
             long lastBatch = first.lastProgress() == null ? -1 : first.lastProgress().batchId();
             out.println("stopped after batch " + lastBatch + "; " + producer.rows() + " events produced so far");
 
@@ -102,10 +101,10 @@ final class DemoCommand implements Callable<Integer> {
             out.println("\nRun 2: " + (files - firstHalf) + " more files arrived while the query was down; the same "
                     + "checkpoint resumes at batch " + (lastBatch + 1) + " and drains them (availableNow)");
             out.flush();
+            view = view(sluice);
             StreamingQuery second = start(sluice, landing, output, checkpoint, Trigger.availableNow());
             second.awaitTermination();
-            view.endLine();
-            sluice.removeListener(view);
+            drained(sluice, view);
 
             long written = sluice.read().format("json").schema(SCHEMA).load(output.toString()).count();
             long expected = producer.positiveRows();
@@ -118,6 +117,20 @@ final class DemoCommand implements Callable<Integer> {
             out.flush();
             return written == expected ? 0 : 1;
         }
+    }
+
+    private LiveView view(Sluice sluice) {
+        LiveView view = new LiveView(spec.commandLine().getOut(), spec.commandLine().getErr(),
+                env.interactive() && !plain, env.columns(), false, null, (id, name) -> "query " + id + " started");
+        sluice.addListener(view);
+        return view;
+    }
+
+    /** Waits (bounded) until the view has shown the ended query's last events, then detaches it. */
+    private static void drained(Sluice sluice, LiveView view) throws InterruptedException {
+        view.awaitTerminated(RunCommand.DRAIN_TIMEOUT_MS);
+        view.endLine();
+        sluice.removeListener(view);
     }
 
     private StreamingQuery start(Sluice sluice, Path landing, Path output, Path checkpoint, Trigger trigger) {

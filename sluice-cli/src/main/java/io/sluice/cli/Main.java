@@ -31,6 +31,8 @@ public final class Main {
         cmd.addSubcommand("demo", new DemoCommand(env));
         cmd.addSubcommand("checkpoint", new CommandLine(new CheckpointCommand())
                 .addSubcommand("show", new CheckpointShowCommand()));
+        cmd.addSubcommand("sink", new CommandLine(new SinkCommand())
+                .addSubcommand("check", new SinkCheckCommand()));
         cmd.addSubcommand("kafka", new CommandLine(new KafkaCommand())
                 .addSubcommand("dev", new KafkaDevCommand(env))
                 .addSubcommand("topics", new KafkaTopicsCommand())
@@ -60,13 +62,20 @@ public final class Main {
      * slf4j-simple's settings: every logger at WARN, so INFO lines do not bury the live view, and Kafka's clients
      * and broker stay at WARN even with {@code --verbose}, which raises only Sluice's own ({@code io.sluice}) to
      * INFO; lines are short ({@code WARN MicroBatchExecution - ...}). A query's failure is never logged: the
-     * {@link ErrorReporter} prints it, once, on one line (its trace with {@code --verbose}, secrets masked).
+     * {@link ErrorReporter} prints it, once, on one line (its trace with {@code --verbose}, secrets masked). Kafka's
+     * {@code NetworkClient} warns about every failed connection attempt, about once a second while brokers are
+     * unreachable; Sluice reports unreachable brokers itself in one line, so those warnings show with {@code --verbose}
+     * only.
      */
+    private static final String KAFKA_NETWORK_CLIENT = "org.apache.kafka.clients.NetworkClient";
+
     static Map<String, String> loggingDefaults(boolean verbose) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put(SIMPLE_LOGGER + "defaultLogLevel", "warn");
         if (verbose) {
             p.put(SIMPLE_LOGGER + "log.io.sluice", "info");
+        } else {
+            p.put(SIMPLE_LOGGER + "log." + KAFKA_NETWORK_CLIENT, "error");
         }
         p.put(SIMPLE_LOGGER + "log." + StreamingQueryException.FAILURE_LOGGER, "off");
         p.put(SIMPLE_LOGGER + "showThreadName", "false");

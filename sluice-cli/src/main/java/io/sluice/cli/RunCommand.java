@@ -50,7 +50,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
                 "See docs/cli.md for the pipeline file, the live view and every error."})
 final class RunCommand implements Callable<Integer> {
     /** How long the command waits for the listener to show the last progress after the query ended. */
-    private static final long DRAIN_TIMEOUT_MS = 10_000;
+    static final long DRAIN_TIMEOUT_MS = 10_000;
     /** The engine's stop grace period: Ctrl-C ends the query within twice this (docs/cli.md, Ctrl-C). */
     static final long STOP_GRACE_SECONDS = 5;
 

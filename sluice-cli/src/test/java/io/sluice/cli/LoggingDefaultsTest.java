@@ -10,6 +10,7 @@ class LoggingDefaultsTest {
     void everythingAtWarnAndTheQueryFailureLeftToTheErrorLine() {
         assertThat(Main.loggingDefaults(false)).containsExactly(
                 entry("org.slf4j.simpleLogger.defaultLogLevel", "warn"),
+                entry("org.slf4j.simpleLogger.log.org.apache.kafka.clients.NetworkClient", "error"),
                 entry("org.slf4j.simpleLogger.log.io.sluice.core.MicroBatchExecution.QueryFailure", "off"),
                 entry("org.slf4j.simpleLogger.showThreadName", "false"),
                 entry("org.slf4j.simpleLogger.showShortLogName", "true"));

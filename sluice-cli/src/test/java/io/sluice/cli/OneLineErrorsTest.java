@@ -51,7 +51,7 @@ class OneLineErrorsTest {
         Files.writeString(tmp.resolve("in/a.json"), "{not json\n");
         String[] args = {"run", "--source", "json", "--source-option", "path=in", "--source-option", "mode=FAILFAST",
                 "--schema", "a long", "--sink", "noop", "--checkpoint", "chk", "--trigger", "availableNow"};
-        String expected = QUERY_FAILED + "io.sluice.files.format.MalformedRecordException: Malformed records are "
+        String expected = QUERY_FAILED + "Malformed records are "
                 + "detected in record parsing: file " + tmp.resolve("in/a.json").toRealPath() + ", line 1: {not json "
                 + "Reason: Unexpected character ('n' (code 110)): was expecting double-quote to start field name "
                 + "Parse Mode: FAILFAST. To process malformed records as null result, try setting the option 'mode' "
@@ -90,9 +90,29 @@ class OneLineErrorsTest {
         List<String> all = v.err().lines().toList();
         List<String> err = all.subList(errorLine(all), all.size());
         assertThat(withoutRunId(err.get(0))).isEqualTo(QUERY_FAILED.formatted(startedId(v))
-                + "java.lang.IllegalStateException: the server refused token *****");
+                + "the server refused token *****");
         assertThat(err).contains("Caused by: java.lang.IllegalStateException: the server refused token *****");
         assertThat(v.err()).doesNotContain("tok-12345");
+    }
+
+    /**
+     * Brokers that never answer: the query fails within the source's bound (here 2 s) with one line naming the
+     * bootstrap servers; Kafka's connection warnings (one a second) are not shown without --verbose.
+     */
+    @Test
+    void unreachableKafkaBrokers() throws Exception {
+        String servers;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            servers = "localhost:" + s.getLocalPort();
+        }
+        Cli.Result r = sluice("run", "--source", "kafka", "--source-option", "kafka.bootstrap.servers=" + servers,
+                "--source-option", "subscribe=orders", "--source-option", "kafka.default.api.timeout.ms=2000",
+                "--sink", "noop", "--checkpoint", "chk", "--trigger", "availableNow");
+        assertThat(r.exitCode()).isEqualTo(1);
+        assertThat(withoutRunId(r.err())).isEqualTo(QUERY_FAILED.formatted(startedId(r))
+                + "Could not reach the Kafka brokers at " + servers + " (kafka.bootstrap.servers) within 2 s"
+                + " (kafka.default.api.timeout.ms): org.apache.kafka.common.errors.TimeoutException: Timed out waiting"
+                + " for a node assignment. Call: listTopics\n");
     }
 
     @Test
@@ -112,7 +132,7 @@ class OneLineErrorsTest {
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).isEqualTo("sluice: p.yaml, line 1: unknown key 'sorce'; accepted keys: name, source, "
-                + "transforms, sink, checkpoint, trigger, progressFile\n");
+                + "transforms, sink, checkpoint, trigger, progressFile, conf\n");
     }
 
     @Test
@@ -134,7 +154,7 @@ class OneLineErrorsTest {
         int last = shown.lastIndexOf(": ") + 2;
         String tail = shown.substring(last);
         String line = withoutRunId(r.err());
-        assertThat(line).isEqualTo(QUERY_FAILED.formatted(startedId(r)) + "java.lang.IllegalStateException: GET "
+        assertThat(line).isEqualTo(QUERY_FAILED.formatted(startedId(r)) + "GET "
                 + TestProviders.UpstreamErrorSource.URL + " answered 502: " + shown.substring(0, last)
                 + tail.substring(0, ErrorReporter.PART_LIMIT) + "... (" + (tail.length() - ErrorReporter.PART_LIMIT)
                 + " more characters; --verbose for all)\n");

@@ -197,7 +197,7 @@ class RunCommandTest {
                 "--sink", "noop", "--trigger", "once");
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).contains("secret-test {auth.token=*****} -> noop {}");
-        assertThat(r.err()).matches("sluice: Query .* terminated with exception: java.lang.IllegalStateException: "
+        assertThat(r.err()).matches("sluice: Query .* terminated with exception: "
                 + "the server refused token \\*\\*\\*\\*\\*\n");
 
         Cli.Result verbose = Cli.run("run", "--verbose", "--source", "secret-test", "--source-option",

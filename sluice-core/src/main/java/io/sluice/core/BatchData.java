@@ -1,6 +1,7 @@
 package io.sluice.core;
 
 import io.sluice.api.Row;
+import io.sluice.api.sink.BatchInfo;
 import io.sluice.api.types.StructType;
 
 import java.util.Collections;
@@ -15,10 +16,21 @@ import java.util.List;
 public final class BatchData {
     private final StructType schema;
     private final List<Row> rows;
+    private final BatchInfo info;
 
-    BatchData(StructType schema, List<Row> rows) {
+    BatchData(StructType schema, List<Row> rows, BatchInfo info) {
         this.schema = schema;
         this.rows = Collections.unmodifiableList(rows);
+        this.info = info;
+    }
+
+    /**
+     * The batch's identity: query id, batch id and the range logged in {@code offsets/N}. An idempotent write
+     * that records {@link BatchInfo#digest()} with the batch id can tell a re-run after a crash (same digest: skip)
+     * from a checkpoint restored from an older copy (another digest: fail with {@link BatchInfo#rangeConflict}).
+     */
+    public BatchInfo info() {
+        return info;
     }
 
     /** The schema of the rows. */

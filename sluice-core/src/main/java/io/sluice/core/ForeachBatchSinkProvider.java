@@ -5,6 +5,7 @@ import io.sluice.api.OptionDef;
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.Row;
+import io.sluice.api.sink.BatchInfo;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
@@ -59,6 +60,12 @@ final class ForeachBatchSinkProvider implements SinkProvider {
         return new Sink() {
             @Override
             public BatchWriter beginBatch(long batchId) {
+                return beginBatch(BatchInfo.unknown(context.queryId(), batchId));
+            }
+
+            @Override
+            public BatchWriter beginBatch(BatchInfo info) {
+                long batchId = info.batchId();
                 return new BatchWriter() {
                     @Override
                     public PartitionWriter partitionWriter(int partitionId) {
@@ -89,7 +96,7 @@ final class ForeachBatchSinkProvider implements SinkProvider {
                             List<Row> part = (List<Row>) r;
                             all.addAll(part);
                         }
-                        function.call(new BatchData(schema, all), batchId);
+                        function.call(new BatchData(schema, all, info), batchId);
                     }
                 };
             }

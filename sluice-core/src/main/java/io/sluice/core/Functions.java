@@ -109,6 +109,26 @@ public final class Functions {
     }
 
     /**
+     * Spark's {@code struct}: one struct column of the given columns, each field named after its column, field or
+     * alias ({@code struct(col("a"), col("b").as("c"))}: fields {@code a} and {@code c}), else {@code colN}
+     * (1-based). {@code struct(col("*"))} is a struct of every input column, {@code struct(col("data.*"))} of a
+     * struct's fields. The struct itself is never null.
+     */
+    public static Column struct(Column... cols) {
+        return call("struct", cols);
+    }
+
+    /** {@link #struct(Column...)} of the named columns: {@code struct("*")}, {@code struct("id", "name")}. */
+    public static Column struct(String colName, String... colNames) {
+        List<Expr> args = new ArrayList<>();
+        args.add(col(colName).expr());
+        for (String n : colNames) {
+            args.add(col(n).expr());
+        }
+        return call("struct", args);
+    }
+
+    /**
      * A struct, array or map column as JSON text, as Spark's {@code to_json}: null fields are left out,
      * timestamps are written {@code 2026-10-02T00:00:00.000Z}, dates {@code 2026-10-02}.
      */

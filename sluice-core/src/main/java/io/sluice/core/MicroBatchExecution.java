@@ -3,6 +3,7 @@ package io.sluice.core;
 import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.sink.BatchInfo;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
@@ -119,7 +120,8 @@ final class MicroBatchExecution implements StreamingQuery {
             if (r.startOffsets() != null) {
                 checkForward(r.batchId(), committedAtStart, end);
             }
-            pendingAtStart = new Batch(r.batchId(), committedAtStart, end, new Offset[n]);
+            pendingAtStart = new Batch(r.batchId(), committedAtStart, end, new Offset[n],
+                    r.endOffsets().batchTimestampMs(), r.endOffsets().offsets());
             LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
                     r.batchId());
         } else {
@@ -247,7 +249,10 @@ final class MicroBatchExecution implements StreamingQuery {
                         + "start ({})", describe(), t.toString());
                 return; // the finally block still runs
             }
-            failure = new StreamingQueryException("Query " + describe() + " terminated with exception: " + t, t, id, runId);
+            // Spark's STREAM_FAILED message quotes the cause's message, not its class name.
+            String cause = t.getMessage() != null ? t.getMessage() : t.toString();
+            failure = new StreamingQueryException("Query " + describe() + " terminated with exception: " + cause, t,
+                    id, runId);
             FAILURE_LOG.error("Query {} failed", describe(), t);
         } finally {
             Thread.interrupted(); // stop()'s interrupt is spent: let the clean-up below close channels normally
@@ -386,7 +391,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 }
                 checkpoint.purge(nextBatchId, spec.minBatchesToRetain());
                 durations.put("walCommit", millisSince(w0));
-                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest);
+                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest, triggerStart, jsons);
             }
 
             status = new StreamingQueryStatus("Processing new data", true, true);
@@ -429,7 +434,7 @@ final class MicroBatchExecution implements StreamingQuery {
         durations.put("queryPlanning", 0L);
 
         long a0 = clock.nanos();
-        BatchWriter writer = sink.beginBatch(batch.id);
+        BatchWriter writer = sink.beginBatch(batch.info(checkpoint.queryId()));
         long[] rows = new long[streams.size()];
         try {
             List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers());
@@ -813,13 +818,27 @@ final class MicroBatchExecution implements StreamingQuery {
         final Offset[] start;
         final Offset[] end;
         final Offset[] latest;
+        /** {@code batchTimestampMs} and the end offsets exactly as {@code offsets/N} holds them: its identity. */
+        final long plannedAtMs;
+        final List<String> logged;
         long numOutputRows = -1;
 
-        Batch(long id, Offset[] start, Offset[] end, Offset[] latest) {
+        Batch(long id, Offset[] start, Offset[] end, Offset[] latest, long plannedAtMs, List<String> logged) {
             this.id = id;
             this.start = start;
             this.end = end;
             this.latest = latest;
+            this.plannedAtMs = plannedAtMs;
+            this.logged = logged;
+        }
+
+        /** What the sink is told: taken from the logged text, so a re-run after a crash has the same digest. */
+        BatchInfo info(String queryId) {
+            List<String> offsets = new ArrayList<>(logged.size());
+            for (String json : logged) {
+                offsets.add(json == null ? BatchInfo.NO_OFFSET : json);
+            }
+            return new BatchInfo(queryId, id, plannedAtMs, offsets);
         }
     }
 }

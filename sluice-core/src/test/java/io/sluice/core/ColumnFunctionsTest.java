@@ -30,6 +30,7 @@ import static io.sluice.core.Functions.not;
 import static io.sluice.core.Functions.round;
 import static io.sluice.core.Functions.substring;
 import static io.sluice.core.Functions.toDate;
+import static io.sluice.core.Functions.struct;
 import static io.sluice.core.Functions.toJson;
 import static io.sluice.core.Functions.toTimestamp;
 import static io.sluice.core.Functions.trim;
@@ -183,6 +184,16 @@ class ColumnFunctionsTest {
         assertThat(eval(toJson(col("data")))).isEqualTo("{\"seq\":5}");
         assertThat(eval(toJson(col("data"), Map.of("ignoreNullFields", "false")))).isEqualTo("{\"seq\":5,\"note\":null}");
         assertThat(eval(toJson(fromJson(col("json"), "seq long, amount long")))).isEqualTo("{\"seq\":5,\"amount\":300}");
+    }
+
+    @Test
+    void structOfColumns() {
+        assertThat(eval(toJson(struct(col("id"), col("amount").as("amt"), col("data")))))
+                .isEqualTo("{\"id\":1,\"amt\":150,\"data\":{\"seq\":5}}");
+        assertThat(name(struct(col("id"), col("amount").as("amt")))).isEqualTo("struct(id, amount AS amt)");
+        assertThat(eval(toJson(struct("data.*")))).isEqualTo("{\"seq\":5}");
+        assertThat(eval(struct("id", "amount"))).isEqualTo(Row.of(1L, 150));
+        assertThat(type(struct(col("*")))).isEqualTo(SCHEMA);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.sluice.core;
 
 import io.sluice.api.Options;
 import io.sluice.api.Row;
+import io.sluice.api.sink.BatchInfo;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
@@ -39,7 +40,14 @@ final class CrashingSink implements SinkProvider {
         return new Sink() {
             @Override
             public BatchWriter beginBatch(long batchId) {
-                BatchWriter w = sink.beginBatch(batchId);
+                return beginBatch(BatchInfo.unknown(context.queryId(), batchId));
+            }
+
+            @Override
+            public BatchWriter beginBatch(BatchInfo info) {
+                // The identity goes through, so the crash tests also check a re-run's range against the record.
+                long batchId = info.batchId();
+                BatchWriter w = sink.beginBatch(info);
                 return new BatchWriter() {
                     @Override
                     public PartitionWriter partitionWriter(int partitionId) {

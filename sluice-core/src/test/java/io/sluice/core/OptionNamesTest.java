@@ -6,14 +6,9 @@ import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.datasource.DataSource;
 import io.sluice.core.sinks.MemorySink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 
@@ -25,36 +20,11 @@ class OptionNamesTest extends EngineTestBase {
     private static final String WARNING = "WARN io.sluice.core.UnknownOptions - Unknown option 'rowsPerSec' for "
             + "source 'rate-micro-batch': it is ignored (set sluice.options.unknown=error to refuse unknown options)";
 
-    private PrintStream originalErr;
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
-
-    // slf4j-simple (the tests' binding) writes to System.err, looked up on every message.
-    @BeforeEach
-    void captureLogs() {
-        originalErr = System.err;
-        OutputStream tee = new OutputStream() {
-            @Override
-            public void write(int b) {
-                originalErr.write(b);
-                log.write(b);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                originalErr.write(b, off, len);
-                log.write(b, off, len);
-            }
-        };
-        System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreLogs() {
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final StderrCapture log = new StderrCapture();
 
     private String logged() {
-        return log.toString(StandardCharsets.UTF_8);
+        return log.text();
     }
 
     private DataStreamReader rateMicroBatch(Sluice s) {

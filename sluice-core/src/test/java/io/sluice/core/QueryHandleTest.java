@@ -55,7 +55,7 @@ class QueryHandleTest extends EngineTestBase {
 
         assertThatThrownBy(q::awaitTermination).isInstanceOf(StreamingQueryException.class)
                 .hasMessage("Query [id = " + q.id() + ", runId = " + q.runId() + "] terminated with exception: "
-                        + "java.lang.IllegalStateException: sink failure in batch 0")
+                        + "sink failure in batch 0")
                 .cause().hasMessage("sink failure in batch 0");
         assertThat(q.exception()).get().extracting(StreamingQueryException::queryId).isEqualTo(q.id());
         assertThat(q.isActive()).isFalse();

@@ -50,22 +50,31 @@ public final class SinkCrashChild {
     static void createTables(String url) throws Exception {
         try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS events (v BIGINT NOT NULL, batch_id BIGINT NOT NULL)");
-            s.execute("CREATE TABLE IF NOT EXISTS batches (batch_id BIGINT PRIMARY KEY)");
+            s.execute("CREATE TABLE IF NOT EXISTS batches (batch_id BIGINT PRIMARY KEY, digest VARCHAR(16) NOT NULL)");
         }
     }
 
     /**
-     * The idempotent write the docs recommend: one transaction that records the batch id with the rows, and does
-     * nothing when the id is already recorded (a re-run after a crash).
+     * The idempotent write the docs recommend: one transaction that records the batch id and its digest with the
+     * rows, and does nothing when the id is already recorded with the same digest (a re-run after a crash); the id
+     * recorded with another digest is a checkpoint restored from an older copy than the database, which fails
+     * rather than skip rows that were never written.
      */
     static void writeIdempotently(Connection c, BatchData batch, long batchId) throws Exception {
         {
             c.setAutoCommit(false);
-            try (PreparedStatement seen = c.prepareStatement("SELECT 1 FROM batches WHERE batch_id = ?")) {
+            String digest = batch.info().digest();
+            try (PreparedStatement seen = c.prepareStatement("SELECT digest FROM batches WHERE batch_id = ?")) {
                 seen.setLong(1, batchId);
                 try (ResultSet r = seen.executeQuery()) {
                     if (r.next()) {
+                        String recorded = r.getString(1);
                         c.rollback();
+                        if (!recorded.equals(digest)) {
+                            throw new IllegalStateException(batch.info().rangeConflict("the table batches",
+                                    "digest " + recorded, "digest " + digest + " (" + batch.info().range() + ")",
+                                    "new tables"));
+                        }
                         return;
                     }
                 }
@@ -81,8 +90,9 @@ public final class SinkCrashChild {
                     }
                 }
             }
-            try (PreparedStatement mark = c.prepareStatement("INSERT INTO batches (batch_id) VALUES (?)")) {
+            try (PreparedStatement mark = c.prepareStatement("INSERT INTO batches (batch_id, digest) VALUES (?, ?)")) {
                 mark.setLong(1, batchId);
+                mark.setString(2, digest);
                 mark.executeUpdate();
             }
             c.commit();

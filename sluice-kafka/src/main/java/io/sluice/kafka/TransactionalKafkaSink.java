@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import io.sluice.api.sink.BatchInfo;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
@@ -25,13 +26,16 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The exactly-once Kafka sink: batch N is one Kafka transaction of one transactional producer
  * ({@code transactional.id = <prefix>-0}), and the same transaction commits a marker, the offset N with metadata
- * {@code sluice:<queryId>:<N>}, to the consumer group {@code <prefix>} (for partition 0 of the batch's topic).
- * Data and marker become visible together or not at all.
+ * {@code sluice:<queryId>:<N>:<digest>} ({@link BatchInfo#digest()}), to the consumer group {@code <prefix>} (for
+ * partition 0 of the batch's topic). Data and marker become visible together or not at all.
  *
  * <p>On the first batch of a run the producer's {@code initTransactions} fences any earlier writer with the same
  * transactional id (a zombie of a killed run) and aborts or completes its open transaction; the marker is then
- * read. A batch whose id is at most the marker's (the engine re-runs a batch whose transaction committed but
- * whose {@code commits/N} was not written) is skipped: its rows are dropped. Readers must use
+ * read. The batch with the marker's id and digest (the engine re-runs a batch whose transaction committed but
+ * whose {@code commits/N} was not written) is skipped: its rows are dropped. The marker's id with another digest,
+ * or an older id, is a checkpoint restored from an older copy than the topic: the query fails
+ * ({@link BatchInfo#rangeConflict}) rather than drop rows that were never written. A marker without a digest
+ * (written before digests were recorded) is trusted for its batch id. Readers must use
  * {@code isolation.level=read_committed} to see each record once.
  *
  * <p>All partition writers of a batch share the one producer, so the batch commits atomically; the cost is that
@@ -52,6 +56,8 @@ final class TransactionalKafkaSink implements Sink {
     private Producer<byte[], byte[]> producer;
     private boolean inTransaction;
     private long lastCommittedBatch = -1;
+    /** The digest in the marker of {@code lastCommittedBatch}; empty when the marker has none. */
+    private String lastDigest = "";
 
     TransactionalKafkaSink(KafkaSinkOptions options, KafkaRecordConverter converter, String queryId) {
         this.converter = converter;
@@ -75,15 +81,25 @@ final class TransactionalKafkaSink implements Sink {
         return prefix + "-0";
     }
 
-    /** The marker's metadata for a batch: the query id guards against another query that reused the prefix. */
-    static String marker(String queryId, long batchId) {
-        return "sluice:" + queryId + ":" + batchId;
+    /**
+     * The marker's metadata for a batch: the query id guards against another query that reused the prefix, the
+     * digest against a restored checkpoint that plans the batch id again.
+     */
+    static String marker(String queryId, long batchId, String digest) {
+        return "sluice:" + queryId + ":" + batchId + (digest.isEmpty() ? "" : ":" + digest);
     }
 
     @Override
     public BatchWriter beginBatch(long batchId) {
+        return beginBatch(BatchInfo.unknown(queryId, batchId));
+    }
+
+    @Override
+    public BatchWriter beginBatch(BatchInfo info) {
+        long batchId = info.batchId();
         Producer<byte[], byte[]> p = producer();
         if (batchId <= lastCommittedBatch) {
+            checkRerun(info);
             LOG.info("Batch {} is already in Kafka (committed in a transaction of {} before a restart): skipping "
                     + "its rows", batchId, transactionalId(markerGroup));
             return BatchWriter.discarding(0);
@@ -104,13 +120,14 @@ final class TransactionalKafkaSink implements Sink {
                 String topic = firstTopic.get();
                 if (topic != null) {
                     p.sendOffsetsToTransaction(Map.of(new TopicPartition(topic, 0),
-                            new OffsetAndMetadata(batchId, marker(queryId, batchId))),
+                            new OffsetAndMetadata(batchId, marker(queryId, batchId, info.digest()))),
                             new ConsumerGroupMetadata(markerGroup));
                 }
                 // With no topic (no rows and no topic option) there is nothing a re-run could duplicate.
                 p.commitTransaction();
                 inTransaction = false;
                 lastCommittedBatch = batchId;
+                lastDigest = info.digest();
                 rows = partitionResults.stream().mapToLong(r -> (Long) r).sum();
             }
 
@@ -126,6 +143,26 @@ final class TransactionalKafkaSink implements Sink {
         };
     }
 
+    /**
+     * A batch id the marker covers is skipped only as the re-run of the marker's own batch (same digest); any other
+     * is a checkpoint restored from an older copy than the topic.
+     */
+    private void checkRerun(BatchInfo info) {
+        if (!info.known()) {
+            return;
+        }
+        String sink = "the exactly-once Kafka sink (marker in consumer group " + markerGroup + ")";
+        String now = "digest " + info.digest() + " (" + info.range() + ")";
+        String fresh = "a new topic";
+        if (info.batchId() < lastCommittedBatch) {
+            throw new IllegalStateException(info.rangeConflict(sink, "an older batch of a run that has committed "
+                    + "batches up to " + lastCommittedBatch, now, fresh));
+        }
+        if (!lastDigest.isEmpty() && !lastDigest.equals(info.digest())) {
+            throw new IllegalStateException(info.rangeConflict(sink, "digest " + lastDigest, now, fresh));
+        }
+    }
+
     private Producer<byte[], byte[]> producer() {
         if (producer == null) {
             // initTransactions would time out after max.block.ms too, but with a message about InitProducerId.
@@ -133,7 +170,7 @@ final class TransactionalKafkaSink implements Sink {
             KafkaProducer<byte[], byte[]> p = KafkaCalls.create(() -> new KafkaProducer<>(producerParams), target);
             try {
                 p.initTransactions();
-                lastCommittedBatch = readMarker();
+                readMarker();
             } catch (RuntimeException e) {
                 p.close(Duration.ZERO);
                 throw e;
@@ -145,8 +182,8 @@ final class TransactionalKafkaSink implements Sink {
         return producer;
     }
 
-    /** The highest batch id this query committed through the marker group, or -1. */
-    private long readMarker() {
+    /** Sets the highest batch id this query committed through the marker group (or -1) and its digest. */
+    private void readMarker() {
         Map<TopicPartition, OffsetAndMetadata> offsets;
         Admin admin = KafkaCalls.create(() -> Admin.create(adminParams), target);
         try {
@@ -161,12 +198,19 @@ final class TransactionalKafkaSink implements Sink {
         }
         String prefix = "sluice:" + queryId + ":";
         long last = -1;
+        String digest = "";
         for (OffsetAndMetadata o : offsets.values()) {
             if (o != null && o.metadata() != null && o.metadata().startsWith(prefix)) {
-                last = Math.max(last, Long.parseLong(o.metadata().substring(prefix.length())));
+                String[] idAndDigest = o.metadata().substring(prefix.length()).split(":", 2);
+                long id = Long.parseLong(idAndDigest[0]);
+                if (id > last) {
+                    last = id;
+                    digest = idAndDigest.length > 1 ? idAndDigest[1] : "";
+                }
             }
         }
-        return last;
+        lastCommittedBatch = last;
+        lastDigest = digest;
     }
 
     private void abortTransaction() {

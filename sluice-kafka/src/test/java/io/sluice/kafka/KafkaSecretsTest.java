@@ -3,18 +3,15 @@ package io.sluice.kafka;
 import io.sluice.api.Row;
 import io.sluice.api.types.StructType;
 import io.sluice.core.DataStreamReader;
+import io.sluice.core.StderrCapture;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.StreamingQueryProgress;
 import io.sluice.core.Trigger;
 import io.sluice.core.sources.MemoryStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
@@ -39,33 +36,8 @@ class KafkaSecretsTest extends KafkaTestBase {
     private static final String JAAS = "org.apache.kafka.common.security.plain.PlainLoginModule required"
             + " username=\"alice\" password=\"" + JAAS_SECRET + "\";";
 
-    private PrintStream originalErr;
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
-
-    // slf4j-simple writes to System.err, looked up on every message.
-    @BeforeEach
-    void captureLogs() {
-        originalErr = System.err;
-        OutputStream tee = new OutputStream() {
-            @Override
-            public void write(int b) {
-                originalErr.write(b);
-                log.write(b);
-            }
-
-            @Override
-            public void write(byte[] b, int off, int len) {
-                originalErr.write(b, off, len);
-                log.write(b, off, len);
-            }
-        };
-        System.setErr(new PrintStream(tee, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restoreLogs() {
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final StderrCapture log = new StderrCapture();
 
     private static Map<String, String> secrets() {
         Map<String, String> m = new LinkedHashMap<>();
@@ -102,7 +74,7 @@ class KafkaSecretsTest extends KafkaTestBase {
             q.recentProgress().stream().map(StreamingQueryProgress::prettyJson).forEach(seen::append);
         }
         seen.append(checkpointFiles(tmp));
-        seen.append(log.toString(StandardCharsets.UTF_8));
+        seen.append(log.text());
         // The group id warning shows that the logs are captured.
         assertThat(seen.toString()).contains(in, "\"numInputRows\" : 3", "Kafka option 'kafka.group.id' has been set")
                 .doesNotContain(JAAS_SECRET, KEY_PASSWORD);
@@ -143,7 +115,7 @@ class KafkaSecretsTest extends KafkaTestBase {
         assertThatThrownBy(badSink::processAllAvailable).hasRootCauseMessage("JAAS config entry not terminated by"
                 + " semi-colon").satisfies(e -> seen.append(stackTrace(e)));
 
-        seen.append(checkpointFiles(tmp)).append(log.toString(StandardCharsets.UTF_8));
+        seen.append(checkpointFiles(tmp)).append(log.text());
         assertThat(seen.toString()).contains("Could not reach the Kafka brokers at " + unreachable
                         + " (kafka.bootstrap.servers) within 1500 ms (kafka.default.api.timeout.ms)",
                 "Could not reach the Kafka brokers at " + unreachable + " (kafka.bootstrap.servers) within 1 s"

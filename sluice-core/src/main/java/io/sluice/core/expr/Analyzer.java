@@ -43,7 +43,7 @@ final class Analyzer {
     static final List<String> FUNCTIONS = List.of("abs", "bigint", "binary", "boolean", "char_length",
             "character_length", "coalesce", "concat", "concat_ws", "current_date", "current_timestamp", "date",
             "decimal", "double", "float", "from_json", "if", "ifnull", "int", "length", "lower", "ltrim", "map",
-            "now", "nullif", "nvl", "round", "rtrim", "smallint", "string", "substr", "substring", "timestamp",
+            "now", "nullif", "nvl", "round", "rtrim", "smallint", "string", "struct", "substr", "substring", "timestamp",
             "tinyint", "to_date", "to_json", "to_timestamp", "trim", "upper");
 
     private final StructType input;
@@ -95,7 +95,8 @@ final class Analyzer {
             return subscript(s);
         } else if (e instanceof Expr.Star s) {
             throw Origin.error("Invalid usage of '*' in expression: a star is allowed only as a whole select item, "
-                    + "as in select(\"*\") or select(\"data.*\")", s.origin());
+                    + "as in select(\"*\") or select(\"data.*\"), or as a whole function argument, as in struct(*) or "
+                    + "to_json(struct(*))", s.origin());
         }
         throw new IllegalStateException("Unknown expression " + e);
     }
@@ -662,12 +663,18 @@ final class Analyzer {
                     + "Known functions: " + String.join(", ", FUNCTIONS) + ".", c.origin());
         }
         List<Bound> args = new ArrayList<>();
+        List<Boolean> aliased = new ArrayList<>();
         for (Expr a : c.args()) {
-            args.add(resolve(a));
+            // A star argument stands for the columns (or a struct's fields) it expands to, as in Spark.
+            List<Bound> bound = a instanceof Expr.Star s ? expand(s) : List.of(resolve(a));
+            args.addAll(bound);
+            bound.forEach(b -> aliased.add(a instanceof Expr.Alias));
         }
         Origin o = c.origin();
         String sql = fn + "(" + args.stream().map(Bound::sql).collect(Collectors.joining(", ")) + ")";
         switch (fn) {
+            case "struct":
+                return struct(args, aliased, o);
             case "coalesce":
                 arity(fn, args, 1, Integer.MAX_VALUE, o);
                 return coalesce(args, sql, o);
@@ -960,6 +967,58 @@ final class Analyzer {
             throw Origin.error(e.getMessage(), o);
         }
         return make(new Json.ToJson(v.eval, v.type, options), AtomicType.STRING_TYPE, true, sql, o, v);
+    }
+
+    /**
+     * The columns {@code *} stands for, or the fields of the struct {@code a.b.*} names, each named as the column or
+     * field: what a select list and a function's arguments expand a star to.
+     */
+    List<Bound> expand(Expr.Star star) {
+        List<Bound> out = new ArrayList<>();
+        if (star.qualifier().isEmpty()) {
+            for (int i = 0; i < input.size(); i++) {
+                out.add(resolve(new Expr.InputColumn(i, input.field(i).name())));
+            }
+            return out;
+        }
+        List<String> q = star.qualifier();
+        if (input.indexOf(q.get(0)) < 0) {
+            String name = String.join(".", q.stream().map(Analyzer::quote).toList());
+            throw Origin.error("Cannot resolve `" + name + ".*` given input columns: ["
+                    + String.join(", ", input.fieldNames().stream().map(n -> "`" + n + "`").toList()) + "].",
+                    star.origin());
+        }
+        Bound base = resolve(new Expr.ColumnRef(q, star.origin()));
+        if (!(base.type instanceof StructType s)) {
+            throw Origin.error("Can only star expand struct data types. Attribute: `" + base.sql
+                    + "` has the type " + Types.quoted(base.type) + ".", star.origin());
+        }
+        for (int i = 0; i < s.size(); i++) {
+            out.add(extract(base, s.field(i).name(), star.origin()));
+        }
+        return out;
+    }
+
+    /**
+     * Spark's {@code struct(...)}: a struct of the arguments, each field named after its argument when that is a
+     * column, a field or an alias ({@code struct(a, b AS c)}: fields {@code a}, {@code c}), else {@code colN}
+     * (1-based), as Spark's CreateStruct. Never null itself; a field is nullable when its argument is.
+     */
+    private Bound struct(List<Bound> args, List<Boolean> aliased, Origin o) {
+        List<StructField> fields = new ArrayList<>();
+        List<String> items = new ArrayList<>();
+        Eval[] evals = new Eval[args.size()];
+        for (int i = 0; i < args.size(); i++) {
+            Bound a = args.get(i);
+            String name = a.named ? a.name : "col" + (i + 1);
+            // An untyped NULL field: Spark's void type, which Sluice does not have, becomes a string field.
+            fields.add(new StructField(name, a.nullType ? AtomicType.STRING_TYPE : a.type, a.nullable));
+            items.add(aliased.get(i) ? a.sql + " AS " + quote(a.name) : a.sql);
+            evals[i] = a.eval;
+        }
+        StructType type = new StructType(fields);
+        String sql = "struct(" + String.join(", ", items) + ")";
+        return make(new FunctionEvals.CreateStruct(evals, type), type, false, sql, o, args.toArray(new Bound[0]));
     }
 
     private Bound createMap(List<Bound> args, String sql, Origin o) {

@@ -42,30 +42,16 @@ public final class Compiler {
     }
 
     private static void expand(Analyzer analyzer, Expr.Star star, List<Eval> evals, List<StructField> fields) {
-        StructType input = analyzer.input();
-        if (star.qualifier().isEmpty()) {
-            for (int i = 0; i < input.size(); i++) {
+        if (star.qualifier().isEmpty()) { // the input's own fields, comments included
+            for (int i = 0; i < analyzer.input().size(); i++) {
                 evals.add(new Eval.Input(i));
-                fields.add(input.field(i));
+                fields.add(analyzer.input().field(i));
             }
             return;
         }
-        List<String> q = star.qualifier();
-        if (input.indexOf(q.get(0)) < 0) {
-            String name = String.join(".", q.stream().map(Analyzer::quote).toList());
-            throw Origin.error("Cannot resolve `" + name + ".*` given input columns: ["
-                    + String.join(", ", input.fieldNames().stream().map(n -> "`" + n + "`").toList()) + "].",
-                    star.origin());
-        }
-        Analyzer.Bound base = analyzer.resolve(new Expr.ColumnRef(q, star.origin()));
-        if (!(base.type() instanceof StructType s)) {
-            throw Origin.error("Can only star expand struct data types. Attribute: `" + base.sql()
-                    + "` has the type " + Types.quoted(base.type()) + ".", star.origin());
-        }
-        for (int i = 0; i < s.size(); i++) {
-            StructField f = s.field(i);
-            evals.add(new Eval.GetField(base.eval(), i));
-            fields.add(new StructField(f.name(), f.dataType(), f.nullable() || base.nullable()));
+        for (Analyzer.Bound b : analyzer.expand(star)) {
+            evals.add(b.eval());
+            fields.add(new StructField(b.name(), b.type(), b.nullable()));
         }
     }
 

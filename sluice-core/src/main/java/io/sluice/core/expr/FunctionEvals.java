@@ -5,6 +5,7 @@ import io.sluice.api.SluiceClock;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
+import io.sluice.api.types.StructType;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -434,6 +435,26 @@ final class FunctionEvals {
                 m.put(k, values[i].eval(row));
             }
             return m;
+        }
+    }
+
+    /** {@code struct(...)}: a row of the arguments' values, carrying the struct's schema. */
+    static final class CreateStruct extends Eval {
+        final Eval[] fields;
+        final StructType schema;
+
+        CreateStruct(Eval[] fields, StructType schema) {
+            this.fields = fields;
+            this.schema = schema;
+        }
+
+        @Override
+        Object eval(Row row) {
+            Object[] values = new Object[fields.length];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = fields[i].eval(row);
+            }
+            return Row.wrap(values).attach(schema);
         }
     }
 }

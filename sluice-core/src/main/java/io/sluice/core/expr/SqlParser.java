@@ -32,8 +32,9 @@ import java.util.Set;
  *   multiplicative := unary ( ( '*' | '/' | '%' | DIV ) unary )*
  *   unary       := ( '-' | '+' ) unary | postfix
  *   postfix     := primary ( '.' name | '[' expression ']' )*
- *   primary     := literal | CASE ... END | CAST '(' expression AS type ')' | name '(' [ expression (',' expression)* ] ')'
+ *   primary     := literal | CASE ... END | CAST '(' expression AS type ')' | name '(' [ argument (',' argument)* ] ')'
  *                | CURRENT_TIMESTAMP | CURRENT_DATE | name | '(' expression ')'
+ *   argument    := '*' | name ('.' name)* '.' '*' | expression      (struct: namedExpression)
  * </pre>
  *
  * Keywords are case-insensitive. Every error is a {@link ParseException} naming the position and the token.
@@ -42,6 +43,11 @@ public final class SqlParser {
     /** Words that end an expression, so they cannot be a bare alias or a column name. */
     private static final Set<String> RESERVED = Set.of("AND", "OR", "NOT", "IS", "IN", "BETWEEN", "LIKE", "ESCAPE",
             "AS", "FROM", "CASE", "WHEN", "THEN", "ELSE", "END", "CAST", "DIV", "NULL", "TRUE", "FALSE", "DISTINCT");
+
+    /** Where a star may stand, for the parser's and the analyzer's errors. */
+    static final String STAR_USAGE = "invalid usage of '*': a star is allowed only as a whole select item, as in "
+            + "selectExpr(\"*\") or selectExpr(\"data.*\"), or as a whole function argument, as in struct(*) or "
+            + "to_json(struct(*))";
 
     private final String input;
     private final List<Token> tokens;
@@ -128,12 +134,35 @@ public final class SqlParser {
     // -------------------------------------------------------------------------------------------------------------
 
     private Expr namedExpression() {
+        Expr star = star();
+        if (star != null) {
+            return star;
+        }
+        Expr e = expression();
+        if (peek().isKeyword("AS")) {
+            pos++;
+            Token alias = peek();
+            if (alias.kind() != Kind.WORD && alias.kind() != Kind.QUOTED) {
+                throw expected(alias, "an alias after AS");
+            }
+            pos++;
+            return new Expr.Alias(e, nameOf(alias), e.origin());
+        }
+        Token alias = peek();
+        if (alias.kind() == Kind.QUOTED || (alias.kind() == Kind.WORD && !isReserved(alias))) {
+            pos++;
+            return new Expr.Alias(e, nameOf(alias), e.origin());
+        }
+        return e;
+    }
+
+    /** {@code *} or {@code name ('.' name)* '.' '*'} at the current token, consumed; null (nothing consumed) otherwise. */
+    private Expr star() {
         Token t = peek();
         if (t.isSymbol("*")) {
             pos++;
             return new Expr.Star(List.of(), origin(t));
         }
-        // name ( '.' name )* '.' '*'
         if (isName(t)) {
             int save = pos;
             List<String> parts = new ArrayList<>();
@@ -152,22 +181,24 @@ public final class SqlParser {
             }
             pos = save;
         }
-        Expr e = expression();
-        if (peek().isKeyword("AS")) {
-            pos++;
-            Token alias = peek();
-            if (alias.kind() != Kind.WORD && alias.kind() != Kind.QUOTED) {
-                throw expected(alias, "an alias after AS");
-            }
-            pos++;
-            return new Expr.Alias(e, nameOf(alias), e.origin());
+        return null;
+    }
+
+    /**
+     * One argument of a function call. A star ({@code *}, {@code data.*}) is expanded by the analyzer to the
+     * columns or fields it stands for, as Spark does; {@code struct} also takes aliases ({@code struct(a, b AS c)}),
+     * as Spark's grammar has a rule of its own for it.
+     */
+    private Expr argument(boolean named) {
+        Token t = peek();
+        Expr star = star();
+        if (star == null) {
+            return named ? namedExpression() : expression();
         }
-        Token alias = peek();
-        if (alias.kind() == Kind.QUOTED || (alias.kind() == Kind.WORD && !isReserved(alias))) {
-            pos++;
-            return new Expr.Alias(e, nameOf(alias), e.origin());
+        if (!peek().isSymbol(",") && !peek().isSymbol(")")) {
+            throw syntax(t, STAR_USAGE); // e.g. concat(* || 'x'): a star cannot be part of a larger expression
         }
-        return e;
+        return star;
     }
 
     private Expr expression() {
@@ -405,8 +436,7 @@ public final class SqlParser {
                     return inner;
                 }
                 if (t.isSymbol("*")) {
-                    throw syntax(t, "invalid usage of '*': a star is allowed only as a whole select item, as in "
-                            + "selectExpr(\"*\") or selectExpr(\"data.*\")");
+                    throw syntax(t, STAR_USAGE);
                 }
                 throw expected(t, "an expression");
             default:
@@ -453,9 +483,10 @@ public final class SqlParser {
         if (after.isSymbol("(")) {
             pos += 2;
             List<Expr> args = new ArrayList<>();
+            boolean named = upper.equals("STRUCT");
             if (!peek().isSymbol(")")) {
                 do {
-                    args.add(expression());
+                    args.add(argument(named));
                 } while (accept(","));
             }
             close(after);

@@ -579,7 +579,7 @@ class ExpressionTest {
                     + "\"STRING\".\ns.*\n^");
             assertThat(parseError("a + *")).isEqualTo("Syntax error at position 4 (column 5): invalid usage of '*': "
                     + "a star is allowed only as a whole select item, as in selectExpr(\"*\") or selectExpr(\"data.*\")"
-                    + "\na + *\n    ^");
+                    + ", or as a whole function argument, as in struct(*) or to_json(struct(*))\na + *\n    ^");
         }
 
         @Test

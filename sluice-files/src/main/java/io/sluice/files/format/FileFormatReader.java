@@ -13,7 +13,10 @@ public interface FileFormatReader {
      * Opens one file. A name ending in {@code .gz} is decompressed. Rows follow the data schema's column order
      * (partition columns are not part of it). Malformed records follow the parse mode: PERMISSIVE (nulls, the raw
      * record in the corrupt-record column when the schema has it), DROPMALFORMED (skipped), FAILFAST (an
-     * {@link IOException}, or an unchecked exception, naming the file and the line).
+     * {@link IOException}, or an unchecked exception, naming the file and the line). A JSON value past a bound of
+     * the parser is a malformed record whose reason names the bound. A file that is not a regular file (a FIFO, a
+     * socket, a device, after following links) is refused with an {@link IOException} before it is opened, so an
+     * open never blocks.
      */
     RowIterator open(Path file) throws IOException;
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Locale;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
@@ -34,11 +35,20 @@ final class FileInput {
             throw new IOException("Cannot read " + file + ": it is compressed with " + codec + " (" + ext
                     + "), which is not supported; plain files, .gz and .deflate are read");
         }
+        // Opening a FIFO blocks until a writer comes, in a system call no interrupt ends: refuse what is not a
+        // regular file (links followed) before opening it. The listing skips such files; this catches one that
+        // replaced a listed file.
+        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        if (!attributes.isRegularFile()) {
+            throw new IOException("Cannot read " + file + ": it is not a regular file (a FIFO, socket, device or "
+                    + "directory), so it is not data; reading a FIFO could block forever");
+        }
+        // A FileChannel's stream: an interrupt (stop()) ends a read in progress.
         InputStream raw = Files.newInputStream(file);
         try {
             if (ext.equals(".gz")) {
                 // An empty .gz file is an empty input (Hadoop reads it so), not a corrupt one.
-                if (Files.size(file) == 0) {
+                if (attributes.size() == 0) {
                     return raw;
                 }
                 return new GZIPInputStream(raw, BUFFER);

@@ -35,6 +35,17 @@ final class FlatJsonScanner {
     /** Jackson refuses names over 50,000 characters: long names go to it, so that it does. */
     private static final int MAX_NAME = 1000;
     private static final int MAX_NUMBER = 18;
+    /** Skipped numbers longer than this go to Jackson. */
+    private static final int MAX_SKIPPED_NUMBER = 100;
+
+    /**
+     * The caps above lowered to the reader's {@link JsonLimits}, so that whatever is past a bound (counted in
+     * bytes, never fewer than Jackson's characters) goes to Jackson, which fails it with the reason.
+     */
+    private final int maxToken;
+    private final int maxName;
+    private final int maxSkippedNumber;
+    private final int maxNumber;
 
     private final byte[][] names;
     /** Whether a name is ASCII without control characters, quotes or backslashes, and not over MAX_NAME. */
@@ -58,6 +69,15 @@ final class FlatJsonScanner {
      * @param schema  the output row's schema (the corrupt-record column included)
      */
     FlatJsonScanner(StructType fields, int[] targets, StructType schema, TemporalParsers temporal) {
+        this(fields, targets, schema, temporal, JsonLimits.DEFAULT);
+    }
+
+    FlatJsonScanner(StructType fields, int[] targets, StructType schema, TemporalParsers temporal,
+                    JsonLimits limits) {
+        this.maxToken = Math.min(MAX_TOKEN, limits.maxStringLength());
+        this.maxName = Math.min(MAX_NAME, limits.maxNameLength());
+        this.maxSkippedNumber = Math.min(MAX_SKIPPED_NUMBER, limits.maxNumberLength());
+        this.maxNumber = Math.min(MAX_NUMBER, limits.maxNumberLength());
         int n = fields.size();
         this.names = new byte[n][];
         this.plain = new boolean[n];
@@ -67,7 +87,7 @@ final class FlatJsonScanner {
         this.temporal = temporal;
         for (int i = 0; i < n; i++) {
             names[i] = fields.field(i).name().getBytes(StandardCharsets.UTF_8);
-            plain[i] = isPlain(names[i]);
+            plain[i] = names[i].length <= maxName && isPlain(names[i]);
             kinds[i] = kind(fields.field(i).dataType());
         }
     }
@@ -153,7 +173,7 @@ final class FlatJsonScanner {
                     }
                     q++;
                 }
-                if (q >= end || q - ns > MAX_NAME) {
+                if (q >= end || q - ns > maxName) {
                     return false;
                 }
                 slot = expect < n && same(names[expect], b, ns, q) ? expect : find(b, ns, q);
@@ -374,7 +394,7 @@ final class FlatJsonScanner {
             i++;
         }
         int digits = i - first;
-        if (digits == 0 || digits > MAX_NUMBER || (digits > 1 && b[first] == '0')) {
+        if (digits == 0 || digits > maxNumber || (digits > 1 && b[first] == '0')) {
             return false;
         }
         if (i < end && (b[i] == '.' || b[i] == 'e' || b[i] == 'E')) {
@@ -386,7 +406,7 @@ final class FlatJsonScanner {
     }
 
     /** Validates a JSON number in strict form (fraction and exponent allowed): the position after it, or -1. */
-    private static int anyNumber(byte[] b, int p, int end) {
+    private int anyNumber(byte[] b, int p, int end) {
         int i = p;
         if (i < end && b[i] == '-') {
             i++;
@@ -414,7 +434,7 @@ final class FlatJsonScanner {
                 return -1;
             }
         }
-        return i - p > 100 ? -1 : i;
+        return i - p > maxSkippedNumber ? -1 : i;
     }
 
     private static int digits(byte[] b, int i, int end) {
@@ -450,7 +470,7 @@ final class FlatJsonScanner {
             }
             q++;
         }
-        if (q >= end || q - s > MAX_TOKEN) {
+        if (q >= end || q - s > maxToken) {
             return false;
         }
         pos = q + 1;

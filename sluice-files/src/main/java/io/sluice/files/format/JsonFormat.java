@@ -145,6 +145,17 @@ final class JsonFormat implements FileFormatReader {
         }
     }
 
+    /** A record that failed: past a bound of the parser (said so), or malformed. */
+    private void failed(RecordOutput out, RecordParser parser, String record, long line, Throwable bad)
+            throws MalformedRecordException {
+        String limit = settings.limits.reason(bad);
+        if (limit != null) {
+            out.pastLimit(record, line, bad, limit);
+        } else {
+            out.bad(parser.badRows, record, line, bad);
+        }
+    }
+
     private final class LinesIterator implements RowIterator {
         private final ByteLineReader lines;
         private final RecordOutput out;
@@ -160,7 +171,8 @@ final class JsonFormat implements FileFormatReader {
             this.lines = new ByteLineReader(FileInput.open(file), settings.lineSep, utf8, buffers);
             this.out = new RecordOutput(settings.mode, corruptIndex, width, file);
             this.parser = new RecordParser(out);
-            this.fast = fastPath && utf8 ? new FlatJsonScanner(dataFields, dataPositions, schema, settings.temporal) : null;
+            this.fast = fastPath && utf8 ? new FlatJsonScanner(dataFields, dataPositions, schema, settings.temporal,
+                    settings.limits) : null;
         }
 
         @Override
@@ -208,7 +220,7 @@ final class JsonFormat implements FileFormatReader {
             if (bad != null) {
                 String record = text != null ? text : new String(b, s, len, StandardCharsets.UTF_8);
                 long line = lines.line() + (customSep ? 0 : parser.badLineWithin(bad) - 1);
-                out.bad(parser.badRows, record, line, bad);
+                failed(out, parser, record, line, bad);
             }
         }
 
@@ -268,7 +280,7 @@ final class JsonFormat implements FileFormatReader {
             }
             if (bad != null) {
                 String record = text != null ? text : new String(bytes, StandardCharsets.UTF_8);
-                out.bad(parser.badRows, record, parser.badLineWithin(bad), bad);
+                failed(out, parser, record, parser.badLineWithin(bad), bad);
             }
         }
 

@@ -110,6 +110,11 @@ final class JsonInference {
         return canonical instanceof Struct s ? (StructType) toDataType(s) : StructType.empty();
     }
 
+    private String reason(Throwable e) {
+        String limit = settings.limits.reason(e);
+        return limit != null ? limit : firstLine(e.getMessage());
+    }
+
     private T record(T root, byte[] record, SplittableRandom random, Path file) {
         if (settings.samplingRatio < 1 && random.nextDouble() >= settings.samplingRatio) {
             return root;
@@ -123,7 +128,7 @@ final class JsonInference {
                 case PERMISSIVE -> t = new Struct(new F[] {new F(settings.corruptColumn, STRING)});
                 case DROPMALFORMED -> t = null;
                 default -> throw new IllegalArgumentException("Malformed records are detected in schema inference. "
-                        + "Parse Mode: FAILFAST. Reason: " + firstLine(e.getMessage()) + " (file " + file + ")", e);
+                        + "Parse Mode: FAILFAST. Reason: " + reason(e) + " (file " + file + ")", e);
             }
         }
         return t == null ? root : rootMerge(root, t);

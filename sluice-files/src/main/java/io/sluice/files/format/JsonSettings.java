@@ -24,6 +24,8 @@ final class JsonSettings {
     final Locale locale;
     final TemporalParsers temporal;
     final JsonFactory factory;
+    /** The bounds on one value, given to the parser. */
+    final JsonLimits limits;
     // schema inference
     final boolean primitivesAsString;
     final boolean prefersDecimal;
@@ -31,7 +33,8 @@ final class JsonSettings {
     final boolean inferTimestamp;
     final double samplingRatio;
 
-    private JsonSettings(Options o) {
+    private JsonSettings(Options o, JsonLimits limits) {
+        this.limits = limits;
         mode = ParseMode.of(o);
         corruptColumn = OptionValues.corruptColumn(o);
         multiLine = OptionValues.bool(o, "multiLine", false);
@@ -54,6 +57,7 @@ final class JsonSettings {
         locale = OptionValues.locale(o);
         temporal = TemporalParsers.of(o, true);
         factory = new JsonFactoryBuilder()
+                .streamReadConstraints(limits.constraints())
                 .configure(JsonReadFeature.ALLOW_JAVA_COMMENTS, OptionValues.bool(o, "allowComments", false))
                 .configure(JsonReadFeature.ALLOW_UNQUOTED_FIELD_NAMES, OptionValues.bool(o, "allowUnquotedFieldNames", false))
                 .configure(JsonReadFeature.ALLOW_SINGLE_QUOTES, OptionValues.bool(o, "allowSingleQuotes", true))
@@ -71,6 +75,11 @@ final class JsonSettings {
     }
 
     static JsonSettings of(Options o) {
-        return new JsonSettings(o);
+        return new JsonSettings(o, JsonLimits.DEFAULT);
+    }
+
+    /** With other bounds than {@link JsonLimits#DEFAULT}: tests use small ones. */
+    static JsonSettings of(Options o, JsonLimits limits) {
+        return new JsonSettings(o, limits);
     }
 }

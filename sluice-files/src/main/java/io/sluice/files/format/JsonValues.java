@@ -445,6 +445,10 @@ final class JsonValues {
                     }
                     values[targets[slot]] = e.partial;
                 } catch (IOException | RuntimeException e) {
+                    if (JsonLimits.exceeded(e)) {
+                        ctx.noteBad(p);
+                        throw e; // the parser cannot go on past a bound: the record fails with this reason
+                    }
                     if (bad == null) {
                         bad = e;
                         ctx.noteBad(p);
@@ -533,6 +537,10 @@ final class JsonValues {
                             map.put(key, x.partial);
                         }
                     } catch (IOException | RuntimeException x) {
+                        if (JsonLimits.exceeded(x)) {
+                            ctx.noteBad(p);
+                            throw x;
+                        }
                         if (bad == null) {
                             bad = x;
                         }

@@ -20,6 +20,8 @@ final class RecordOutput {
     private int head;
     private int tail;
     private Row current;
+    private boolean warnedLimit;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RecordOutput.class);
 
     RecordOutput(ParseMode mode, int corruptIndex, int width, Path file) {
         this.mode = mode;
@@ -45,11 +47,31 @@ final class RecordOutput {
      * @param line     1-based line of the record, for FAILFAST
      */
     void bad(List<Object[]> partials, String record, long line, Throwable cause) throws MalformedRecordException {
+        bad(partials, record, line, cause, cause == null ? null : reason(cause));
+    }
+
+    /**
+     * A record past a bound of the reader ({@link JsonLimits}): malformed, with {@code reason} saying which bound.
+     * Outside FAILFAST a warning names the file, the line and the bound, once per file: such a record is real data
+     * that the parse mode turns into a null row or drops, which should not go unnoticed.
+     */
+    void pastLimit(String record, long line, Throwable cause, String reason) throws MalformedRecordException {
+        if (mode != ParseMode.FAILFAST && !warnedLimit) {
+            warnedLimit = true;
+            LOG.warn("File {}, line {}: {}; the record is malformed and parse mode {} {} it (later records of the "
+                    + "file past a bound are not warned)", file, line, reason, mode,
+                    mode == ParseMode.DROPMALFORMED ? "drops" : "gives a null row (the record in the corrupt-record "
+                            + "column, when the schema has it) for");
+        }
+        bad(List.of(), record, line, cause, reason);
+    }
+
+    private void bad(List<Object[]> partials, String record, long line, Throwable cause, String reason)
+            throws MalformedRecordException {
         switch (mode) {
             case DROPMALFORMED -> {
             }
-            case FAILFAST -> throw new MalformedRecordException(file, line, record,
-                    cause == null ? null : reason(cause), cause);
+            case FAILFAST -> throw new MalformedRecordException(file, line, record, reason, cause);
             case PERMISSIVE -> {
                 if (partials.isEmpty()) {
                     Object[] nulls = new Object[width];

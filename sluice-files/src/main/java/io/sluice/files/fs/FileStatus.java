@@ -4,13 +4,19 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * What a listing says about one entry: its path, whether it is a directory, its length in bytes and its last
- * modification time in milliseconds since the epoch. A value captured at listing time; the entry may have
- * changed since.
+ * What a listing says about one entry: its path, whether it is a directory, its length in bytes, its last
+ * modification time in milliseconds since the epoch, and whether it is a special file (a FIFO, a socket or a
+ * device: neither a regular file nor a directory, after following symbolic links), which is never data: reading
+ * a FIFO blocks until someone writes to it. A value captured at listing time; the entry may have changed since.
  */
-public record FileStatus(Path path, boolean directory, long size, long modificationTime) {
+public record FileStatus(Path path, boolean directory, long size, long modificationTime, boolean special) {
     public FileStatus {
         Objects.requireNonNull(path, "path");
+    }
+
+    /** A regular file or a directory. */
+    public FileStatus(Path path, boolean directory, long size, long modificationTime) {
+        this(path, directory, size, modificationTime, false);
     }
 
     /** The last component of the path. */

@@ -47,9 +47,10 @@ public interface FileStorage {
     List<FileStatus> list(Path directory) throws IOException;
 
     /**
-     * Every regular file under {@code root} (or {@code root} itself when it is a file), descending into
-     * sub-directories whose name {@code accept} accepts, and passing on files whose name it accepts. A root that
-     * does not exist yields nothing. Object stores override this with a flat prefix listing.
+     * Every file under {@code root} (or {@code root} itself when it is a file), descending into sub-directories
+     * whose name {@code accept} accepts, and passing on files whose name it accepts. Special files (FIFOs,
+     * sockets, devices: {@link FileStatus#special()}) are passed on too, marked, for the caller to skip and count.
+     * A root that does not exist yields nothing. Object stores override this with a flat prefix listing.
      */
     default void walk(Path root, Predicate<String> accept, Consumer<FileStatus> files) throws IOException {
         Optional<FileStatus> s = status(root);
@@ -82,7 +83,7 @@ public interface FileStorage {
         }
     }
 
-    /** Opens a file for reading. */
+    /** Opens a file for reading. The stream's reads are interruptible (an interrupt closes it). */
     InputStream open(Path path) throws IOException;
 
     /**

@@ -163,8 +163,11 @@ final class LocalFileStorage implements FileStorage {
         return out;
     }
 
+    /** Links are followed (readAttributes does): a link to a FIFO is special, a link to a regular file is not. */
     private static FileStatus toStatus(Path path, BasicFileAttributes a) {
-        return new FileStatus(path, a.isDirectory(), a.isDirectory() ? 0 : a.size(), a.lastModifiedTime().toMillis());
+        boolean special = !a.isDirectory() && !a.isRegularFile();
+        return new FileStatus(path, a.isDirectory(), a.isRegularFile() ? a.size() : 0,
+                a.lastModifiedTime().toMillis(), special);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Row;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.io.DurableFiles;
+import io.sluice.api.sink.BatchInfo;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
 import io.sluice.api.sink.Sink;
@@ -25,6 +26,7 @@ import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -48,9 +50,12 @@ import java.util.zip.GZIPOutputStream;
  * <p>Batch N: each partition writer writes its rows to files in a hidden staging folder
  * ({@code <output>/.sluice-staging/<queryId>/}), fsyncs them and hands them to {@link Batch#commit}, which
  * records the planned final names ({@code <staging>/<N>.moving}), renames the files into place (their folders
- * fsynced), then writes {@code _spark_metadata/N} atomically: from that moment the batch is committed. A batch id
- * the manifest already holds is skipped (nothing written), so a re-run after a crash leaves one set of files. On
- * start, files renamed by an attempt that crashed before its manifest are deleted and the staging folder emptied.
+ * fsynced), records the batch's identity ({@link SinkState}), then writes {@code _spark_metadata/N} atomically:
+ * from that moment the batch is committed. A batch id the manifest already holds is skipped (nothing written) when
+ * it comes with the recorded identity, so a re-run after a crash leaves one set of files; with another identity (a
+ * checkpoint restored from an older copy) the query fails. On start the folder is claimed for the query
+ * ({@link SinkState#claim}), the manifest checked ({@link ManifestCheck#atStart}), files renamed by an attempt that
+ * crashed before its manifest deleted and the staging folder emptied.
  */
 final class FileSink implements Sink {
     private static final Logger LOG = LoggerFactory.getLogger(FileSink.class);
@@ -65,6 +70,8 @@ final class FileSink implements Sink {
     private final Path outputDir;
     private final Path staging;
     private final SinkLog log;
+    private final SinkState state;
+    private final String queryId;
     private final RowEncoder.Factory encoders;
     private final PartitionPaths partitionPaths;
     private final boolean partitioned;
@@ -82,9 +89,21 @@ final class FileSink implements Sink {
         this.partitionPaths = partitionPaths;
         this.partitioned = !options.partitionBy.isEmpty();
         this.extension = options.format.extension + (options.gzip ? ".gz" : "");
+        this.queryId = context.queryId();
         DurableFiles.createDirectories(outputDir);
-        this.log = new SinkLog(outputDir, options, clock);
-        recoverStaging();
+        this.state = new SinkState(outputDir, options.minBatchesToRetain);
+        state.claim(queryId, context.checkpointPath(),
+                !SinkLog.list(outputDir.resolve(SinkLog.METADATA_DIR)).isEmpty());
+        try {
+            if (context.checkpointPath() != null) {
+                ManifestCheck.atStart(outputDir, context.checkpointPath(), options.compactInterval);
+            }
+            this.log = new SinkLog(outputDir, options, clock);
+            recoverStaging();
+        } catch (IOException | RuntimeException e) {
+            state.close();
+            throw e;
+        }
     }
 
     /** Checks the options against the schema and opens the output; every problem is thrown here, in start(). */
@@ -212,9 +231,16 @@ final class FileSink implements Sink {
 
     @Override
     public BatchWriter beginBatch(long batchId) {
+        return beginBatch(BatchInfo.unknown(queryId, batchId));
+    }
+
+    @Override
+    public BatchWriter beginBatch(BatchInfo info) {
+        long batchId = info.batchId();
         boolean first = !begun;
         begun = true;
         if (batchId <= log.latestBatchId()) {
+            checkRerun(info);
             if (first) {
                 LOG.info("Skipping already committed batch {} in {}", batchId, outputDir);
             } else {
@@ -223,7 +249,40 @@ final class FileSink implements Sink {
             }
             return BatchWriter.discarding(-1); // the manifest holds it already: rows are read and dropped
         }
-        return new Batch(batchId);
+        return new Batch(info);
+    }
+
+    /**
+     * A batch id the manifest already holds: a re-run after a crash has the range recorded for it (then it is
+     * skipped); any other range means the checkpoint was restored from an older copy than this folder, and
+     * skipping would lose the batch's rows, so the query fails. Without a record (a folder written by Spark or an
+     * older Sluice) the newest batch is trusted as a crash re-run.
+     */
+    private void checkRerun(BatchInfo info) {
+        if (!info.known()) {
+            return;
+        }
+        SinkState.Recorded recorded;
+        boolean anyRecords;
+        try {
+            recorded = state.recorded(info.batchId());
+            anyRecords = state.hasRecords();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the file sink's batch records in " + outputDir, e);
+        }
+        String sink = "the file sink's output " + outputDir;
+        String fresh = "a new output folder (path)";
+        if (recorded == null) {
+            if (info.batchId() < log.latestBatchId() && anyRecords) {
+                throw new IllegalStateException(info.rangeConflict(sink, "a range no longer recorded (the sink "
+                        + "keeps the ranges of its last " + options.minBatchesToRetain + " batches, and the manifest "
+                        + "holds batches up to " + log.latestBatchId() + ")", info.range(), fresh));
+            }
+            return;
+        }
+        if (!recorded.digest().equals(info.digest())) {
+            throw new IllegalStateException(info.rangeConflict(sink, recorded.range(), info.range(), fresh));
+        }
     }
 
     @Override
@@ -237,6 +296,14 @@ final class FileSink implements Sink {
      */
     @Override
     public void close() {
+        try {
+            clearStaging();
+        } finally {
+            state.close();
+        }
+    }
+
+    private void clearStaging() {
         try (DirectoryStream<Path> markers = Files.newDirectoryStream(staging, "*" + MOVING_SUFFIX)) {
             if (markers.iterator().hasNext()) {
                 return;
@@ -259,11 +326,13 @@ final class FileSink implements Sink {
     }
 
     private final class Batch implements BatchWriter {
+        private final BatchInfo info;
         private final long batchId;
         private final Path dir;
 
-        Batch(long batchId) {
-            this.batchId = batchId;
+        Batch(BatchInfo info) {
+            this.info = info;
+            this.batchId = info.batchId();
             this.dir = staging.resolve(batchId + "-" + UUID.randomUUID());
         }
 
@@ -285,6 +354,14 @@ final class FileSink implements Sink {
             if (batchId <= log.latestBatchId()) {
                 deleteTree(dir);
                 return;
+            }
+            Path manifestFile = log.fileFor(batchId);
+            if (Files.exists(manifestFile)) {
+                // Another writer committed this id while the batch ran: renaming would leave orphans behind.
+                deleteTree(dir);
+                throw new IllegalStateException(manifestFile + " already exists: another query wrote batch "
+                        + batchId + " into " + outputDir + " while this one ran. Two queries must not write one "
+                        + "folder: give each query its own path.");
             }
             Path marker = staging.resolve(batchId + MOVING_SUFFIX);
             List<Path> moved = new ArrayList<>(files.size());
@@ -313,9 +390,12 @@ final class FileSink implements Sink {
                 for (Path folder : folders) {
                     DurableFiles.fsyncFolder(folder);
                 }
+                state.record(info); // before the manifest: whenever the manifest holds N, its range is known
                 log.add(batchId, entries);
             } catch (IOException | RuntimeException | Error e) {
-                if (!Files.exists(log.fileFor(batchId))) {
+                // The renamed files are ours to delete unless our manifest file made them committed; one that
+                // appeared meanwhile (FileAlreadyExistsException) is another writer's and does not list them.
+                if (!Files.exists(manifestFile) || e instanceof FileAlreadyExistsException) {
                     boolean allDeleted = true;
                     for (Path p : moved) {
                         try {

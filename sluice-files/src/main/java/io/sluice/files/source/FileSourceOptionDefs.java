@@ -14,6 +14,8 @@ import static io.sluice.files.source.FileSourceOptions.DEFAULT_MAX_FILE_AGE;
 import static io.sluice.files.source.FileSourceOptions.DISCARD_CACHED_INPUT_RATIO;
 import static io.sluice.files.source.FileSourceOptions.FAIL_ON_FILE_CHANGE;
 import static io.sluice.files.source.FileSourceOptions.FILE_NAME_ONLY;
+import static io.sluice.files.source.FileSourceOptions.IGNORE_CORRUPT_FILES;
+import static io.sluice.files.source.FileSourceOptions.IGNORE_MISSING_FILES;
 import static io.sluice.files.source.FileSourceOptions.INFER_SCHEMA;
 import static io.sluice.files.source.FileSourceOptions.LATEST_FIRST;
 import static io.sluice.files.source.FileSourceOptions.MAX_BYTES_PER_TRIGGER;
@@ -50,7 +52,9 @@ final class FileSourceOptionDefs {
             bool(INFER_SCHEMA, false, "infer the schema from the files present at start"),
             bool(FAIL_ON_FILE_CHANGE, false, "fail when a file changes after it was read"),
             string(PATH_GLOB_FILTER, "only files whose name matches this glob are read").withDefaultText("none"),
-            bool(RECURSIVE_FILE_LOOKUP, false, "read every subfolder, with partition inference off"));
+            bool(RECURSIVE_FILE_LOOKUP, false, "read every subfolder, with partition inference off"),
+            bool(IGNORE_CORRUPT_FILES, false, "skip the rest of a file that cannot be read"),
+            bool(IGNORE_MISSING_FILES, false, "skip a logged file that is gone when read"));
 
     private FileSourceOptionDefs() {
     }

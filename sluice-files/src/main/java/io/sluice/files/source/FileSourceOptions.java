@@ -29,7 +29,9 @@ record FileSourceOptions(
         boolean inferSchema,
         boolean failOnFileChange,
         Optional<String> pathGlobFilter,
-        boolean recursiveFileLookup) {
+        boolean recursiveFileLookup,
+        boolean ignoreCorruptFiles,
+        boolean ignoreMissingFiles) {
 
     static final String PATH = "path";
     static final String MAX_FILES_PER_TRIGGER = "maxFilesPerTrigger";
@@ -45,6 +47,8 @@ record FileSourceOptions(
     static final String FAIL_ON_FILE_CHANGE = "failOnFileChange";
     static final String PATH_GLOB_FILTER = "pathGlobFilter";
     static final String RECURSIVE_FILE_LOOKUP = "recursiveFileLookup";
+    static final String IGNORE_CORRUPT_FILES = "ignoreCorruptFiles";
+    static final String IGNORE_MISSING_FILES = "ignoreMissingFiles";
 
     static final String DEFAULT_MAX_FILE_AGE = "7d";
     static final int DEFAULT_MAX_CACHED_FILES = 10_000;
@@ -134,7 +138,8 @@ record FileSourceOptions(
         String path = o.get(PATH).orElseThrow(
                 () -> new InvalidOptionException(PATH, null, "'path' is not specified", true));
         return new FileSourceOptions(path, maxFiles, maxBytes, latestFirst, maxFileAgeMs, fileNameOnly, maxCached,
-                ratio, clean, archiveDir, infer, failOnChange, globFilter, recursive);
+                ratio, clean, archiveDir, infer, failOnChange, globFilter, recursive, bool(o, IGNORE_CORRUPT_FILES),
+                bool(o, IGNORE_MISSING_FILES));
     }
 
     /**

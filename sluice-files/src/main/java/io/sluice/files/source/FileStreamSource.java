@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The file source's stream: Spark's {@code FileStreamSource} on Sluice's micro-batch contract.
@@ -82,6 +83,12 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private long takenBytes;
     private long changedFiles;
     private final Set<String> reportedChanges = new HashSet<>();
+    /** Special files (FIFOs, sockets, devices) the listings skipped, each counted and warned once per run. */
+    private final Set<String> reportedSpecial = new HashSet<>();
+    /** Files skipped because they were gone (dropped from a cached listing, or by ignoreMissingFiles). */
+    private final LongAdder missingSkipped = new LongAdder();
+    /** Files whose rest was skipped by ignoreCorruptFiles. */
+    private final LongAdder corruptSkipped = new LongAdder();
 
     /** The schema columns filled from key=value folders, fixed by the first file seen: null until then. */
     private int[] partitionColumns;
@@ -309,7 +316,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             backlogFiles--;
             backlogBytes -= dropped.size();
         }
-        int n = caps.fit(list, availableNowPos);
+        int n = fitExisting(caps, list, availableNowPos);
         List<Listed> selected = new ArrayList<>(list.subList(availableNowPos, availableNowPos + n));
         availableNowPos += n;
         reduceBacklog(selected);
@@ -325,7 +332,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             candidates = filterNew(listAll());
             setBacklog(candidates, 0);
         }
-        int n = caps.fit(candidates, 0);
+        // A fresh listing has just seen its files; a cached one may hold files deleted since.
+        int n = fromCache ? fitExisting(caps, candidates, 0) : caps.fit(candidates, 0);
         List<Listed> selected = new ArrayList<>(candidates.subList(0, n));
         List<Listed> rest = candidates.subList(n, candidates.size());
         boolean shouldCache = !opts.latestFirst() && caps.capped();
@@ -359,6 +367,46 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         }
         reduceBacklog(selected);
         return selected;
+    }
+
+    /**
+     * How many files of {@code list} from {@code from} the caps admit, after dropping (in place) those of them
+     * that no longer exist. A list kept from an earlier listing (the cache of a rate-limited query, the
+     * availableNow list) may name a file deleted since; logging it would make the query fail on it at every
+     * restart. Only the files about to be logged are checked, one status each.
+     */
+    private int fitExisting(Caps caps, List<Listed> list, int from) {
+        while (true) {
+            int n = caps.fit(list, from);
+            boolean dropped = false;
+            for (int i = from + n - 1; i >= from; i--) {
+                Listed f = list.get(i);
+                if (!exists(f)) {
+                    list.remove(i);
+                    vanished(f);
+                    dropped = true;
+                }
+            }
+            if (!dropped) {
+                return n;
+            }
+        }
+    }
+
+    private boolean exists(Listed f) {
+        try {
+            return storage.status(f.path()).isPresent();
+        } catch (IOException e) {
+            return true; // cannot tell: the reader will say what is wrong with it
+        }
+    }
+
+    private void vanished(Listed f) {
+        missingSkipped.increment();
+        backlogFiles = Math.max(0, backlogFiles - 1);
+        backlogBytes = Math.max(0, backlogBytes - f.size());
+        LOG.warn("File {} was listed by {} but no longer exists when its batch is planned: it was deleted or moved "
+                + "meanwhile, and is not read. Counted in metric numMissingFilesSkipped.", f.uri(), description());
     }
 
     private void setBacklog(List<Listed> files, int from) {
@@ -396,7 +444,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 all = new ArrayList<>();
                 List<Listed> out = all;
                 source.list(storage, s -> out.add(new Listed(s.path(), storage.uri(s.path()), s.size(),
-                        s.modificationTime())));
+                        s.modificationTime())), this::specialFile);
                 if (hasManifest == null && !all.isEmpty()) {
                     // A manifest written between the check and the listing still wins (Spark's double check).
                     if (SinkManifest.present(storage, source.base())) {
@@ -411,6 +459,16 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             throw new UncheckedIOException("Cannot list " + source + ": " + e.getMessage(), e);
         }
         return all;
+    }
+
+    /** A FIFO, socket or device (or a link to one) in the listing: never data, counted and warned once. */
+    private void specialFile(FileStatus s) {
+        String uri = storage.uri(s.path());
+        if (reportedSpecial.add(uri)) {
+            LOG.warn("{} is not a regular file (a FIFO, socket or device, or a link to one): {} skips it, since "
+                    + "only regular files are data and reading a FIFO could block forever. Counted in metric "
+                    + "numSpecialFilesSkipped.", uri, description());
+        }
     }
 
     private void useManifest() {
@@ -581,10 +639,10 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 } catch (IOException ex) {
                     throw new UncheckedIOException("Cannot read the status of " + e.path(), ex);
                 }
-                if (st.isEmpty()) {
+                if (st.isEmpty() && !opts.ignoreMissingFiles()) {
                     throw new IllegalStateException(missing(e.path(), e.batchId()));
                 }
-                size = st.get().size();
+                size = st.isEmpty() ? 0L : st.get().size(); // gone: its reader skips it (ignoreMissingFiles)
             }
             int[] cols = partitionColumnsOf(p, e.path());
             Layout l = layout(cols);
@@ -639,8 +697,49 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     String missing(String uri, long logOffset) {
         return "File " + uri + " of log offset " + logOffset + " of " + description() + " does not exist any more: "
                 + "it was deleted or moved after it was listed. Is another query with cleanSource reading the same "
-                + "path, or does another process remove files? Put the file back to let the query go on";
+                + "path, or does another process remove files? Put the file back to let the query go on, or set "
+                + "ignoreMissingFiles=true to skip it";
     }
+
+    /** Why a logged file could not be read (damaged, not what its name says), and the ways out. */
+    String corrupt(String uri, long logOffset, String reason) {
+        return "Encountered error while reading file " + uri + " of log offset " + logOffset + " of "
+                + description() + ": " + reason + ". Repair or replace the file and restart (the batch is run "
+                + "again and reads it again), or set ignoreCorruptFiles=true to skip what cannot be read of it";
+    }
+
+    /** The reader's view of the source's failure handling; shared by every reader of the stream. */
+    private final FilePartitionReader.Failures failures = new FilePartitionReader.Failures() {
+        @Override
+        public String missing(String uri, long logOffset) {
+            return FileStreamSource.this.missing(uri, logOffset);
+        }
+
+        @Override
+        public String corrupt(String uri, long logOffset, String reason) {
+            return FileStreamSource.this.corrupt(uri, logOffset, reason);
+        }
+
+        @Override
+        public boolean ignoreMissingFiles() {
+            return opts.ignoreMissingFiles();
+        }
+
+        @Override
+        public boolean ignoreCorruptFiles() {
+            return opts.ignoreCorruptFiles();
+        }
+
+        @Override
+        public void skippedMissing(String uri) {
+            missingSkipped.increment();
+        }
+
+        @Override
+        public void skippedCorrupt(String uri) {
+            corruptSkipped.increment();
+        }
+    };
 
     @Override
     public PartitionReader createReader(InputPartition partition) {
@@ -651,7 +750,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 layout(Layout.columnsOf(s.layout()));
             }
         }
-        return new FilePartitionReader(files, layouts, readers, storage, this::missing);
+        return new FilePartitionReader(files, layouts, readers, storage, failures);
     }
 
     @Override
@@ -716,6 +815,9 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("numBytesOutstanding", Long.toString(backlogBytes));
         m.put("numFilesChangedAfterRead", Long.toString(changedFiles));
+        m.put("numSpecialFilesSkipped", Long.toString(reportedSpecial.size()));
+        m.put("numMissingFilesSkipped", Long.toString(missingSkipped.sum()));
+        m.put("numCorruptFilesSkipped", Long.toString(corruptSkipped.sum()));
         m.put("numFilesOutstanding", Long.toString(backlogFiles));
         m.put("numBytesTaken", Long.toString(takenBytes));
         m.put("numFilesTaken", Long.toString(takenFiles));

@@ -89,9 +89,14 @@ final class SourcePath {
     }
 
     /** The consumer of listed files behind the {@code pathGlobFilter}. */
-    private Consumer<FileStatus> filtered(Consumer<FileStatus> files) {
-        return fileNames == null ? files : f -> {
-            if (acceptsFileName(f.name())) {
+    private Consumer<FileStatus> filtered(Consumer<FileStatus> files, Consumer<FileStatus> special) {
+        return f -> {
+            if (fileNames != null && !acceptsFileName(f.name())) {
+                return;
+            }
+            if (f.special()) {
+                special.accept(f);
+            } else {
                 files.accept(f);
             }
         };
@@ -201,11 +206,19 @@ final class SourcePath {
     /**
      * Every data file under the path: the glob expanded level by level, then each match walked recursively.
      * Hidden names are skipped at every level below {@link #base}; files whose name the {@code pathGlobFilter}
-     * does not match are left out (folders are walked whatever their name). A plain path that does not exist (any more)
-     * yields nothing.
+     * does not match are left out (folders are walked whatever their name), and so are special files (FIFOs,
+     * sockets, devices). A plain path that does not exist (any more) yields nothing.
      */
     void list(FileStorage storage, Consumer<FileStatus> files) throws IOException {
-        Consumer<FileStatus> out = filtered(files);
+        list(storage, files, f -> { });
+    }
+
+    /**
+     * As {@link #list(FileStorage, Consumer)}, and passes the special files (FIFOs, sockets, devices, or links to
+     * them) the {@code pathGlobFilter} accepts to {@code special} instead of {@code files}: they are not data.
+     */
+    void list(FileStorage storage, Consumer<FileStatus> files, Consumer<FileStatus> special) throws IOException {
+        Consumer<FileStatus> out = filtered(files, special);
         if (globs.isEmpty()) {
             storage.walk(base, name -> !isHidden(name), out);
             return;

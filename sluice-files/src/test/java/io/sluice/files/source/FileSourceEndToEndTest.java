@@ -94,7 +94,8 @@ class FileSourceEndToEndTest {
         assertThat(s.latestOffset()).isNull();
         assertThat(s.numInputRows()).isEqualTo(3);
         assertThat(s.metrics()).isEqualTo(Map.of("numFilesOutstanding", "0", "numBytesOutstanding", "0",
-                "numFilesChangedAfterRead", "0", "numFilesTaken", "2", "numBytesTaken",
+                "numFilesChangedAfterRead", "0", "numSpecialFilesSkipped", "0", "numMissingFilesSkipped", "0",
+                "numCorruptFilesSkipped", "0", "numFilesTaken", "2", "numBytesTaken",
                 Long.toString(java.nio.file.Files.size(in.resolve("a.json")) + java.nio.file.Files.size(in.resolve("b.json")))));
         assertThat(s.json()).startsWith("{\"description\":\"FileStreamSource[file:" + in + "]\",\"startOffset\":null,"
                 + "\"endOffset\":{\"logOffset\":0},\"latestOffset\":null,\"numInputRows\":3,");

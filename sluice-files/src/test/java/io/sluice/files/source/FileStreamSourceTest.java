@@ -338,7 +338,8 @@ class FileStreamSourceTest {
         }
         h.option("maxFilesPerTrigger", 2).open();
         assertThat(h.stream.metrics(java.util.Optional.empty())).isEqualTo(Map.of("numFilesOutstanding", "0",
-                "numBytesOutstanding", "0", "numFilesChangedAfterRead", "0", "numFilesTaken", "0", "numBytesTaken", "0"));
+                "numBytesOutstanding", "0", "numFilesChangedAfterRead", "0", "numFilesTaken", "0", "numBytesTaken", "0",
+                "numSpecialFilesSkipped", "0", "numMissingFilesSkipped", "0", "numCorruptFilesSkipped", "0"));
         h.batch();
         assertThat(h.stream.metrics(java.util.Optional.empty())).containsEntry("numFilesOutstanding", "3")
                 .containsEntry("numBytesOutstanding", "27").containsEntry("numFilesTaken", "2")
@@ -415,7 +416,7 @@ class FileStreamSourceTest {
                 .hasMessage("File " + uri("a.json") + " of log offset 0 of FileStreamSource[file:" + in + "] does "
                         + "not exist any more: it was deleted or moved after it was listed. Is another query with "
                         + "cleanSource reading the same path, or does another process remove files? Put the file "
-                        + "back to let the query go on");
+                        + "back to let the query go on, or set ignoreMissingFiles=true to skip it");
     }
 
     @Test
