@@ -4,7 +4,10 @@
 #   bench/run.sh [WORKLOAD|engine|files|all]...   (default: all; ~10 minutes)
 #
 #   engine: overhead throughput startup (rate-micro-batch to noop)
-#   files:  jsonread csvread jsonwrite plan100k (both engines) and seenfiles (Sluice only: see below)
+#   files:  jsonread csvread jsonwrite plan100k plan200k (both engines) and seenfiles (Sluice only: see below)
+#   manifest: Sluice only, not part of `all` (~20 minutes): 20,000 one-row batches back to back into the json sink,
+#           twice: cleanupDelay=10s, then cleanupDelay=10s retention=30s; _spark_metadata's files and bytes and the
+#           compaction batches' addBatch, every 1,000 batches (MANIFEST_BATCHES=N for another count)
 #   kafka:  a local KRaft broker (or $KAFKA_BOOTSTRAP), a 4-partition topic of 2 M x 200-byte records produced once;
 #           the raw KafkaConsumer's fetch rate (one consumer over the 4 partitions with Sluice's fetch settings and
 #           again with max.poll.records 10,000, then one consumer per partition on nproc threads with Sluice's
@@ -12,7 +15,8 @@
 #           availableNow to noop, one after the other against the same broker and topic (not part of `all`)
 #
 # The file workloads read data generated once under bench/target/data by io.sluice.bench.GenerateEvents:
-# events-json and events-csv (100 files x 20,000 rows, the same rows), plan100k (100,000 one-line JSON files).
+# events-json and events-csv (100 files x 20,000 rows, the same rows), plan100k (100,000 one-line JSON files),
+# plan200k (200,000 one-line JSON files, read in one trigger: no maxFilesPerTrigger).
 # `seenfiles` runs two mains of sluice-files' test sources on its test classpath (sluice-files/target/test-classes
 # plus the shaded sluice-bench jar): PlanningScaleMain 100000 (a trigger that finds nothing new, a restart) and
 # SeenFilesScaleMain 10000000 hot (restart with 10 M files in the seen-files state, child JVM -Xmx256m); their
@@ -31,15 +35,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT=${*:-all}
 ENGINE_WORKLOADS="overhead throughput startup"
-FILE_WORKLOADS="jsonread csvread jsonwrite plan100k"
+FILE_WORKLOADS="jsonread csvread jsonwrite plan100k plan200k"
 WORKLOADS=
 for what in $WHAT; do
   case "$what" in
     all) WORKLOADS+=" $ENGINE_WORKLOADS $FILE_WORKLOADS seenfiles";;
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
-    overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|kafka) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|seenfiles|kafka|engine|files|all]..." >&2
+    overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|plan200k|seenfiles|manifest|kafka) WORKLOADS+=" $what";;
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|plan200k|seenfiles|manifest|kafka|engine|files|all]..." >&2
        exit 2;;
   esac
 done
@@ -91,6 +95,7 @@ gen() { # gen NAME FORMAT FILES LINES
 wants jsonread && gen events-json json 100 20000
 wants csvread && gen events-csv csv 100 20000
 wants plan100k && gen plan100k json 100000 1
+wants plan200k && gen plan200k json 200000 1
 
 SLUICE=(java $HEAP -Dbench.dir="$CHK" -jar "$SLUICE_JAR")
 SPARK=(java $HEAP $(cat bench/spark-bench/jvm-opens.txt) -Dbench.dir="$CHK" -cp "$SPARK_JAR:$(cat "$SPARK_CP")" io.sluice.bench.SparkBench)
@@ -117,6 +122,7 @@ args() { # the arguments each workload gets
     jsonread) echo "$DATA/events-json";;
     csvread) echo "$DATA/events-csv";;
     plan100k) echo "$DATA/plan100k 1000";;
+    plan200k) echo "$DATA/plan200k 0";;
     jsonwrite) echo "1000000 20";;
   esac
 }
@@ -161,6 +167,15 @@ if wants seenfiles; then
     { echo "# sluice $main: load average before $(cut -d' ' -f1-3 /proc/loadavg)"
       # shellcheck disable=SC2086
       java $HEAP -cp "$FILES_CP" io.sluice.files.source.$main; } 2>&1 | tee -a "$RESULTS" >&2
+  done
+fi
+
+if wants manifest; then
+  for opts in "cleanupDelay=10s" "cleanupDelay=10s retention=30s"; do
+    echo "running sluice manifest ${MANIFEST_BATCHES:-20000} $opts (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+    echo "# sluice manifest ${MANIFEST_BATCHES:-20000} $opts: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+    # shellcheck disable=SC2086
+    "${SLUICE[@]}" manifest "${MANIFEST_BATCHES:-20000}" $opts | grep "^sluice manifest" | tee -a "$RESULTS" >&2
   done
 fi
 
@@ -239,6 +254,13 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "plan100k: batch 0 latestOffset, ms" "$(val "$a" batch0_latest_offset_ms)" "$(val "$b" batch0_latest_offset_ms)" "$(ratio "$(val "$b" batch0_latest_offset_ms)" "$(val "$a" batch0_latest_offset_ms)") (Spark/Sluice)"
     row "plan100k: batch 0 batchDuration, ms" "$(val "$a" batch0_total_ms)" "$(val "$b" batch0_total_ms)" "$(ratio "$(val "$b" batch0_total_ms)" "$(val "$a" batch0_total_ms)") (Spark/Sluice)"
     row "plan100k: start() to batch 0's progress, s" "$(val "$a" start_to_batch0_s)" "$(val "$b" start_to_batch0_s)" ""
+  fi
+  if [[ -n ${R[sluice_plan200k]:-} ]]; then
+    a=${R[sluice_plan200k]} b=${R[spark_plan200k]}
+    row "plan200k: batch 0 latestOffset, ms" "$(val "$a" batch0_latest_offset_ms)" "$(val "$b" batch0_latest_offset_ms)" "$(ratio "$(val "$b" batch0_latest_offset_ms)" "$(val "$a" batch0_latest_offset_ms)") (Spark/Sluice)"
+    row "plan200k: batch 0 batchDuration, ms" "$(val "$a" batch0_total_ms)" "$(val "$b" batch0_total_ms)" "$(ratio "$(val "$b" batch0_total_ms)" "$(val "$a" batch0_total_ms)") (Spark/Sluice)"
+    row "plan200k: start() to batch 0's progress, s" "$(val "$a" start_to_batch0_s)" "$(val "$b" start_to_batch0_s)" "$(ratio "$(val "$b" start_to_batch0_s)" "$(val "$a" start_to_batch0_s)") (Spark/Sluice)"
+    row "plan200k: peak RSS, MB" "$(val "$a" rss_peak_mb)" "$(val "$b" rss_peak_mb)" ""
   fi
   if [[ -n ${R[sluice_kafka]:-} ]]; then
     a=${R[sluice_kafka]} b=${R[spark_kafka]:-} r=${R[raw_kafka]} t=${R[rawtasks_kafka]}

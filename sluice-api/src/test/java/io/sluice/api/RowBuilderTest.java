@@ -138,6 +138,31 @@ class RowBuilderTest {
         assertThat(built).containsExactlyElementsOf(expected);
     }
 
+    /**
+     * A reader makes a builder per file, and a row keeps its block alive: a one-line file must not cost a block of
+     * 256 rows. Blocks start at 8 rows (256 bytes for strings) and double up to 256.
+     */
+    @Test
+    void theFirstBlocksAreSmallAndDoubleUpTo256Rows() {
+        RowBuilder b = new RowBuilder(StructType.fromDDL("id string, n bigint"));
+        List<Integer> sizes = new ArrayList<>();
+        List<Row> built = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            if (sizes.isEmpty() || sizes.get(sizes.size() - 1) != b.blockRows()) {
+                sizes.add(b.blockRows());
+            }
+            b.setLatin1(0, ascii("abcd"), 0, 4);
+            b.setLong(1, i);
+            built.add(b.build());
+        }
+        assertThat(sizes).containsExactly(8, 16, 32, 64, 128, 256);
+        assertThat(new RowBuilder(StructType.fromDDL("id string")).blockBytes()).isEqualTo(256);
+        // 4 bytes a row: the 256-row blocks' bytes follow what the 128-row block used (512 + 1/8, doubled).
+        assertThat(b.blockBytes()).isEqualTo(1152);
+        assertThat(built.get(999)).isEqualTo(Row.of("abcd", 999L));
+        assertThat(built.get(0)).isEqualTo(Row.of("abcd", 0L));
+    }
+
     @Test
     void clearAbandonsTheRowAndItsCharacters() {
         RowBuilder b = new RowBuilder(StructType.fromDDL("a string, n bigint, o double"));

@@ -59,15 +59,8 @@ record Pipeline(String name, String sourceFormat, Map<String, String> sourceOpti
         return Redactor.of(sourceOptions, sinkOptions);
     }
 
-    static void put(Map<String, String> options, String key, String value) {
-        options.keySet().removeIf(k -> k.equalsIgnoreCase(key));
-        options.put(key, value);
-    }
-
     private static Map<String, String> merge(Map<String, String> base, Map<String, String> over) {
-        Map<String, String> out = new LinkedHashMap<>(base);
-        over.forEach((k, v) -> put(out, k, v));
-        return out;
+        return new OptionMapBuilder().putAll(base).putAll(over).build();
     }
 
     private static <T> T pick(T first, T second) {

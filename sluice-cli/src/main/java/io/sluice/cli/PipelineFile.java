@@ -188,9 +188,9 @@ final class PipelineFile {
     }
 
     private Map<String, String> options(Node node, String what) {
-        Map<String, String> out = new LinkedHashMap<>();
+        OptionMapBuilder out = new OptionMapBuilder();
         if (!present(node)) {
-            return out;
+            return out.build();
         }
         Mapping m = mapping(node, "'" + what + "'", "a mapping of option names to values");
         for (Map.Entry<String, Node> e : m.entries().entrySet()) {
@@ -202,9 +202,9 @@ final class PipelineFile {
             if (s.isNull()) {
                 throw problem(v.line(), "'" + key + "' has no value");
             }
-            Pipeline.put(out, e.getKey(), s.text());
+            out.put(e.getKey(), s.text());
         }
-        return out;
+        return out.build();
     }
 
     private String scalar(Node node, String what) {

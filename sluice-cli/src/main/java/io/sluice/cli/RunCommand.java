@@ -27,7 +27,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -318,7 +317,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** KEY=VALUE pairs in order; a later key replaces an earlier one, whatever its case. */
     private Map<String, String> keyValues(String flag, List<String> pairs) {
-        Map<String, String> out = new LinkedHashMap<>();
+        OptionMapBuilder out = new OptionMapBuilder();
         for (String pair : pairs) {
             int eq = pair.indexOf('=');
             if (eq < 0) {
@@ -328,9 +327,9 @@ final class RunCommand implements Callable<Integer> {
             if (key.isEmpty()) {
                 throw usage("Invalid " + flag + ": the KEY of KEY=VALUE is empty");
             }
-            Pipeline.put(out, key, pair.substring(eq + 1));
+            out.put(key, pair.substring(eq + 1));
         }
-        return out;
+        return out.build();
     }
 
     /** A class loader over every {@code *.jar} directly in {@code dir}, in name order. */

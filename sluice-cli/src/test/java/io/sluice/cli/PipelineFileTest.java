@@ -147,4 +147,37 @@ class PipelineFileTest {
                 .hasMessageStartingWith("p.yaml: not valid YAML: ");
         assertError("name: a\n---\nname: b\n", "p.yaml, line 3: the file holds more than one YAML document");
     }
+
+    @Test
+    void aLaterKeyReplacesAnEarlierOneWhateverItsCase() {
+        Pipeline p = parse("source:\n  format: rate\n  options:\n    a: 1\n    B: 2\n    A: 3\n    c: 4\n    b: 5\n");
+        // The later spelling wins and takes the later position.
+        assertThat(p.sourceOptions()).containsExactly(Map.entry("A", "3"), Map.entry("c", "4"), Map.entry("b", "5"));
+    }
+
+    /**
+     * 200,000 option keys: with a put that scanned every earlier key (quadratic) such a file took over 300 s to
+     * read; indexed by the lower-case key it is one pass. 50,000 of the keys repeat an earlier one in upper case,
+     * so the replacement path runs too. (One-space indents keep the file under the YAML parser's 3 M characters.)
+     */
+    @Test
+    void twoHundredThousandOptionKeysAreReadInOnePass() {
+        StringBuilder yaml = new StringBuilder("source:\n format: rate\n options:\n");
+        for (int i = 0; i < 150_000; i++) {
+            yaml.append("  k").append(i).append(": 1\n");
+        }
+        for (int i = 0; i < 100_000; i += 2) {
+            yaml.append("  K").append(i).append(": 2\n");
+        }
+        Map<String, String> options = parse(yaml.toString()).sourceOptions();
+        assertThat(options).hasSize(150_000);
+        List<Map.Entry<String, String>> entries = List.copyOf(options.entrySet());
+        // Odd keys below 100,000 and the keys from 100,000 on keep their place; each even key below 100,000 moved
+        // to the end with its upper-case spelling and value.
+        assertThat(entries.get(0)).isEqualTo(Map.entry("k1", "1"));
+        assertThat(entries.get(49_999)).isEqualTo(Map.entry("k99999", "1"));
+        assertThat(entries.get(99_999)).isEqualTo(Map.entry("k149999", "1"));
+        assertThat(entries.get(100_000)).isEqualTo(Map.entry("K0", "2"));
+        assertThat(entries.get(149_999)).isEqualTo(Map.entry("K99998", "2"));
+    }
 }

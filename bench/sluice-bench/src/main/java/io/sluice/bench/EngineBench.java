@@ -34,6 +34,10 @@ import java.util.concurrent.TimeUnit;
  * jsonwrite  [rowsPerBatch=1000000] [seconds=20]  rate-micro-batch to the json file sink: rows/s (sum rows / sum
  *                                                  batchDuration, batches 0-1 warm-up)
  * plan100k DIR [maxFilesPerTrigger=1000]          json file source over DIR's files: batch 0's latestOffset and total
+ * plan200k DIR [maxFilesPerTrigger=1000]          the same (0: no maxFilesPerTrigger, every file in batch 0), peak RSS
+ * manifest [batches=20000] [key=value]...         rate-micro-batch (1 row, 1 partition) to the json sink, back to back,
+ *                                                  with these sink options: _spark_metadata's files and bytes and the
+ *                                                  compaction batches' durations, early and late (Sluice only)
  * </pre>
  *
  * Every query: rate-micro-batch (numPartitions=2) to noop, the default trigger (back to back), a real checkpoint
@@ -58,11 +62,14 @@ public final class EngineBench {
                 }
             }
             case "jsonwrite" -> jsonWrite(longArg(args, 1, 1_000_000), longArg(args, 2, 20));
-            case "plan100k" -> plan(args[1], longArg(args, 2, 1_000));
+            case "plan100k", "plan200k" -> plan(workload, args[1], longArg(args, 2, 1_000));
+            case "manifest" -> manifest(longArg(args, 1, 20_000), List.of(args).subList(Math.min(2, args.length),
+                    args.length));
             default -> {
                 System.err.println("usage: EngineBench overhead [rowsPerBatch=1000] [seconds=20]"
                         + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread DIR | csvread DIR"
-                        + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k DIR [maxFilesPerTrigger=1000]");
+                        + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
+                        + " | manifest [batches=20000] [sinkOption=value]...");
                 System.exit(2);
             }
         }
@@ -183,14 +190,17 @@ public final class EngineBench {
         }
     }
 
-    static void plan(String dir, long maxFilesPerTrigger) throws Exception {
-        Path chk = checkpointDir("plan100k");
+    static void plan(String workload, String dir, long maxFilesPerTrigger) throws Exception {
+        Path chk = checkpointDir(workload);
         Collector c = new Collector();
         try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
             sluice.addListener(c);
             long t0 = System.nanoTime();
-            StreamingQuery q = sluice.readStream().format("json").schema(EVENTS_DDL)
-                    .option("maxFilesPerTrigger", maxFilesPerTrigger).load(dir)
+            var reader = sluice.readStream().format("json").schema(EVENTS_DDL);
+            if (maxFilesPerTrigger > 0) {
+                reader = reader.option("maxFilesPerTrigger", maxFilesPerTrigger);
+            }
+            StreamingQuery q = reader.load(dir)
                     .writeStream().format("noop").option("checkpointLocation", chk.toString())
                     .trigger(Trigger.defaultTrigger()).start();
             require(c.first.await(300, TimeUnit.SECONDS), "no batch within 300 s: " + q.status());
@@ -198,12 +208,119 @@ public final class EngineBench {
             q.stop();
             c.awaitEnd();
             StreamingQueryProgress p0 = c.progress.get(0);
-            System.out.printf(Locale.ROOT, "sluice plan100k max_files_per_trigger=%d batch0_latest_offset_ms=%d"
-                            + " batch0_total_ms=%d batch0_rows=%d start_to_batch0_s=%.3f%n", maxFilesPerTrigger,
-                    p0.durationMs().getOrDefault("latestOffset", -1L), p0.batchDuration(), p0.numInputRows(), firstS);
+            System.out.printf(Locale.ROOT, "sluice %s max_files_per_trigger=%d batch0_latest_offset_ms=%d"
+                            + " batch0_total_ms=%d batch0_rows=%d start_to_batch0_s=%.3f rss_peak_mb=%s%n", workload,
+                    maxFilesPerTrigger, p0.durationMs().getOrDefault("latestOffset", -1L), p0.batchDuration(),
+                    p0.numInputRows(), firstS, rssPeakMb());
         } finally {
             deleteRecursively(chk);
         }
+    }
+
+    /**
+     * {@code batches} tiny batches into the json sink: every 1,000 batches one {@code sluice manifest-at} line (the
+     * manifest folder's files and bytes, the newest compact file's entries, the median {@code addBatch} of the
+     * compaction batches and of the others among those 1,000), then one {@code sluice manifest} line comparing the
+     * first and the last 1,000. {@code addBatch} holds the sink's whole commit (data file, renames, manifest write,
+     * compaction, deletion of expired manifest files).
+     */
+    static void manifest(long batches, List<String> sinkOptions) throws Exception {
+        Path chk = checkpointDir("manifest");
+        Path out = checkpointDir("manifest-out");
+        Path metadata = out.resolve("_spark_metadata");
+        Collector c = new Collector();
+        CountDownLatch done = new CountDownLatch(1);
+        List<long[]> points = new ArrayList<>(); // batch, files, bytes, compactEntries, compactMs, otherMs
+        try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
+            sluice.addListener(c);
+            sluice.addListener(new Listener() {
+                private final List<Long> compactMs = new ArrayList<>();
+                private final List<Long> otherMs = new ArrayList<>();
+
+                @Override
+                public void onQueryProgress(QueryProgressEvent event) {
+                    StreamingQueryProgress p = event.progress();
+                    long ms = p.durationMs().getOrDefault("addBatch", -1L);
+                    ((p.batchId() + 1) % 10 == 0 ? compactMs : otherMs).add(ms);
+                    if ((p.batchId() + 1) % 1_000 == 0) {
+                        long[] point = manifestPoint(metadata, p.batchId(), compactMs, otherMs);
+                        points.add(point);
+                        System.out.printf(Locale.ROOT, "sluice manifest-at batch=%d files=%d bytes=%d"
+                                        + " compact_entries=%d compact_add_batch_ms=%d other_add_batch_ms=%d%n",
+                                point[0], point[1], point[2], point[3], point[4], point[5]);
+                        compactMs.clear();
+                        otherMs.clear();
+                    }
+                    if (p.batchId() + 1 >= batches) {
+                        done.countDown();
+                    }
+                }
+            });
+            var writer = sluice.readStream().format("rate-micro-batch").option("rowsPerBatch", 1)
+                    .option("numPartitions", 1).load()
+                    .writeStream().format("json").option("path", out.toString())
+                    .option("checkpointLocation", chk.toString());
+            for (String kv : sinkOptions) {
+                int eq = kv.indexOf('=');
+                writer = writer.option(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+            long t0 = System.nanoTime();
+            StreamingQuery q = writer.trigger(Trigger.defaultTrigger()).start();
+            require(done.await(3_600, TimeUnit.SECONDS), "not " + batches + " batches within an hour: " + q.status());
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            q.stop();
+            c.awaitEnd();
+            require(!points.isEmpty(), "fewer than 1,000 batches");
+            long[] first = points.get(0);
+            long[] last = points.get(points.size() - 1);
+            System.out.printf(Locale.ROOT, "sluice manifest batches=%d options=%s seconds=%.1f files_start=%d"
+                            + " files_end=%d bytes_start=%d bytes_end=%d compact_entries_start=%d"
+                            + " compact_entries_end=%d compact_ms_start=%d compact_ms_end=%d other_ms_start=%d"
+                            + " other_ms_end=%d max_files=%d max_bytes=%d%n", c.progress.size(),
+                    String.join(",", sinkOptions), seconds, first[1], last[1], first[2], last[2], first[3], last[3],
+                    first[4], last[4], first[5], last[5], points.stream().mapToLong(pt -> pt[1]).max().orElse(0),
+                    points.stream().mapToLong(pt -> pt[2]).max().orElse(0));
+        } finally {
+            deleteRecursively(chk);
+            deleteRecursively(out);
+        }
+    }
+
+    private static long[] manifestPoint(Path metadata, long batchId, List<Long> compactMs, List<Long> otherMs) {
+        long files = 0;
+        long bytes = 0;
+        Path newestCompact = null;
+        long newestId = -1;
+        try (var list = java.nio.file.Files.newDirectoryStream(metadata)) {
+            for (Path f : list) {
+                String name = f.getFileName().toString();
+                if (name.startsWith(".")) {
+                    continue;
+                }
+                files++;
+                bytes += java.nio.file.Files.size(f);
+                if (name.endsWith(".compact")) {
+                    long id = Long.parseLong(name.substring(0, name.length() - 8));
+                    if (id > newestId) {
+                        newestId = id;
+                        newestCompact = f;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // a file deleted between the listing and its size: count the next time
+        }
+        long entries = 0;
+        if (newestCompact != null) {
+            try (var lines = java.nio.file.Files.lines(newestCompact)) {
+                entries = lines.count() - 1;
+            } catch (IOException | java.io.UncheckedIOException e) {
+                entries = -1; // deleted meanwhile
+            }
+        }
+        return new long[] {batchId, files, bytes, entries,
+                percentile(compactMs.stream().mapToLong(Long::longValue).sorted().toArray(), 50),
+                percentile(otherMs.stream().mapToLong(Long::longValue).sorted().toArray(), 50)};
     }
 
     /** Collects every progress in order, and the end of the query. */

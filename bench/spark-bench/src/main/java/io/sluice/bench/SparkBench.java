@@ -37,6 +37,7 @@ import java.util.function.Supplier;
  * jsonwrite  [rowsPerBatch=1000000] [seconds=20]  rate-micro-batch to the json file sink: rows/s (sum rows / sum
  *                                                  batchDuration, batches 0-1 warm-up)
  * plan100k DIR [maxFilesPerTrigger=1000]          json file source over DIR's files: batch 0's latestOffset and total
+ * plan200k DIR [maxFilesPerTrigger=1000]          the same (0: no maxFilesPerTrigger, every file in batch 0), peak RSS
  * kafka BOOTSTRAP TOPIC                           Spark's Kafka source (spark-sql-kafka-0-10), startingOffsets
  *                                                  earliest, availableNow to noop: rows/s from start() to termination
  * </pre>
@@ -48,11 +49,11 @@ public final class SparkBench {
     public static void main(String[] args) throws Exception {
         long mainEntered = System.currentTimeMillis();
         String workload = args.length > 0 ? args[0] : "overhead";
-        if (!List.of("overhead", "throughput", "startup", "jsonread", "csvread", "jsonwrite", "plan100k", "kafka")
-                .contains(workload)) {
+        if (!List.of("overhead", "throughput", "startup", "jsonread", "csvread", "jsonwrite", "plan100k", "plan200k",
+                "kafka").contains(workload)) {
             System.err.println("usage: SparkBench overhead [rowsPerBatch=1000] [seconds=20]"
                     + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread DIR | csvread DIR"
-                    + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k DIR [maxFilesPerTrigger=1000]"
+                    + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
                     + " | kafka BOOTSTRAP TOPIC");
             System.exit(2);
         }
@@ -75,7 +76,7 @@ public final class SparkBench {
                 }
             }
             case "jsonwrite" -> jsonWrite(spark, longArg(args, 1, 1_000_000), longArg(args, 2, 20));
-            case "plan100k" -> plan(spark, args[1], longArg(args, 2, 1_000));
+            case "plan100k", "plan200k" -> plan(spark, workload, args[1], longArg(args, 2, 1_000));
             case "kafka" -> kafka(spark, args[1], args[2]);
             default -> startup(spark, mainEntered, sessionSeconds);
         }
@@ -199,14 +200,17 @@ public final class SparkBench {
         }
     }
 
-    static void plan(SparkSession spark, String dir, long maxFilesPerTrigger) throws Exception {
-        Path chk = checkpointDir("plan100k");
+    static void plan(SparkSession spark, String workload, String dir, long maxFilesPerTrigger) throws Exception {
+        Path chk = checkpointDir(workload);
         Collector c = new Collector();
         spark.streams().addListener(c);
         try {
             long t0 = System.nanoTime();
-            StreamingQuery q = spark.readStream().format("json").schema(EVENTS_DDL)
-                    .option("maxFilesPerTrigger", maxFilesPerTrigger).load(dir)
+            var reader = spark.readStream().format("json").schema(EVENTS_DDL);
+            if (maxFilesPerTrigger > 0) {
+                reader = reader.option("maxFilesPerTrigger", maxFilesPerTrigger);
+            }
+            StreamingQuery q = reader.load(dir)
                     .writeStream().format("noop").option("checkpointLocation", chk.toString())
                     .trigger(Trigger.ProcessingTime(0L)).start();
             require(c.first.await(600, TimeUnit.SECONDS), "no batch within 600 s: " + q.status());
@@ -215,9 +219,10 @@ public final class SparkBench {
             c.awaitEnd();
             StreamingQueryProgress p0 = c.progress.get(0);
             Long latest = p0.durationMs().get("latestOffset");
-            System.out.printf(Locale.ROOT, "spark plan100k max_files_per_trigger=%d batch0_latest_offset_ms=%d"
-                            + " batch0_total_ms=%d batch0_rows=%d start_to_batch0_s=%.3f%n", maxFilesPerTrigger,
-                    latest == null ? -1L : latest, p0.batchDuration(), p0.numInputRows(), firstS);
+            System.out.printf(Locale.ROOT, "spark %s max_files_per_trigger=%d batch0_latest_offset_ms=%d"
+                            + " batch0_total_ms=%d batch0_rows=%d start_to_batch0_s=%.3f rss_peak_mb=%s%n", workload,
+                    maxFilesPerTrigger, latest == null ? -1L : latest, p0.batchDuration(), p0.numInputRows(), firstS,
+                    rssPeakMb());
         } finally {
             deleteRecursively(chk);
         }

@@ -5,12 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.io.DurableFiles;
 import io.sluice.api.io.MetadataLogFiles;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.io.BufferedReader;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -36,7 +37,6 @@ import java.util.TreeMap;
  * <p>Used by one query's batch thread; the static readers are for anyone.
  */
 final class SinkLog {
-    private static final Logger LOG = LoggerFactory.getLogger(SinkLog.class);
     static final String METADATA_DIR = "_spark_metadata";
     static final String COMPACT_SUFFIX = ".compact";
     static final int VERSION = 1;
@@ -46,20 +46,19 @@ final class SinkLog {
     private final SluiceClock clock;
     private final int compactInterval;
     private final long retentionMs;
-    private final long cleanupDelayMs;
-    private final int minBatchesToRetain;
+    private final ManifestCleanup cleanup;
     private long latest;
 
     SinkLog(Path outputDir, FileSinkOptions options, SluiceClock clock) throws IOException {
         this.dir = outputDir.resolve(METADATA_DIR);
         this.clock = clock;
         this.retentionMs = options.retentionMs;
-        this.cleanupDelayMs = options.cleanupDelayMs;
-        this.minBatchesToRetain = options.minBatchesToRetain;
         DurableFiles.createDirectories(dir);
         TreeMap<Long, Path> files = list(dir);
         this.compactInterval = compactInterval(files, options.compactInterval);
         this.latest = files.isEmpty() ? -1 : files.lastKey();
+        this.cleanup = new ManifestCleanup(dir, files, compactInterval, options.minBatchesToRetain,
+                options.cleanupDelayMs);
     }
 
     /** The newest committed batch id, or -1. */
@@ -81,32 +80,91 @@ final class SinkLog {
      */
     void add(long batchId, List<SinkFileStatus> entries) throws IOException {
         long now = clock.millis();
-        List<SinkFileStatus> content;
+        Path target = fileFor(batchId);
         if (isCompactionBatch(batchId, compactInterval)) {
-            content = new ArrayList<>();
-            for (long id = Math.max(0, batchId - compactInterval); id < batchId; id++) {
-                Path f = fileFor(id);
-                if (!Files.exists(f)) {
-                    throw new IllegalStateException(f + " doesn't exist when compacting batch " + batchId
-                            + " (compactInterval: " + compactInterval + ")");
+            List<Path> inputs = compactionInputs(batchId);
+            createNew(target, now, out -> writeCompaction(inputs, entries, now, out));
+        } else {
+            createNew(target, now, out -> write(entries, out));
+        }
+        latest = Math.max(latest, batchId);
+        cleanup.written(batchId, target, now);
+        cleanup.deleteExpired(batchId, now);
+    }
+
+    /**
+     * What compaction batch {@code batchId} merges: the previous compact file (which holds everything before it)
+     * and the batch files since, never the whole history; each must exist.
+     */
+    private List<Path> compactionInputs(long batchId) {
+        List<Path> inputs = new ArrayList<>(compactInterval);
+        for (long id = Math.max(0, batchId - compactInterval); id < batchId; id++) {
+            Path f = fileFor(id);
+            if (!Files.exists(f)) {
+                throw new IllegalStateException(f + " doesn't exist when compacting batch " + batchId
+                        + " (compactInterval: " + compactInterval + ")");
+            }
+            inputs.add(f);
+        }
+        return inputs;
+    }
+
+    /**
+     * Writes a compact file: the entry lines of {@code inputs} as they are (no JSON tree and back: the cost is a
+     * copy of the previous compact file), minus those {@code retention} drops, then this batch's entries. Only
+     * with a retention is an entry's {@code modificationTime} read.
+     */
+    private void writeCompaction(List<Path> inputs, List<SinkFileStatus> entries, long now, OutputStream out)
+            throws IOException {
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        w.write("v" + VERSION);
+        for (Path f : inputs) {
+            try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+                String version = r.readLine();
+                if (version == null) {
+                    throw new IllegalStateException("Incomplete log file " + f);
                 }
-                for (SinkFileStatus s : read(f)) {
-                    if (retain(s, now)) {
-                        content.add(s);
+                checkVersion(version, f);
+                String line;
+                while ((line = r.readLine()) != null) {
+                    if (!line.isEmpty() && (retentionMs == Long.MAX_VALUE || retain(modificationTime(line, f), now))) {
+                        w.write('\n');
+                        w.write(line);
                     }
                 }
             }
-            for (SinkFileStatus s : entries) {
-                if (retain(s, now)) {
-                    content.add(s);
-                }
-            }
-        } else {
-            content = entries;
         }
-        createNew(fileFor(batchId), now, out -> write(content, out));
-        latest = Math.max(latest, batchId);
-        deleteExpired(batchId, now);
+        for (SinkFileStatus s : entries) {
+            if (retain(s.modificationTime(), now)) {
+                w.write('\n');
+                w.write(s.toJson());
+            }
+        }
+        w.flush();
+    }
+
+    /**
+     * The {@code modificationTime} of one entry line: found by its text when the line is as Spark and Sluice write
+     * it (compact JSON; a JSON string cannot hold the unescaped quotes of the field name), else parsed.
+     */
+    static long modificationTime(String line, Path file) {
+        String field = "\"modificationTime\":";
+        int at = line.indexOf(field);
+        if (at >= 0) {
+            int start = at + field.length();
+            int end = start;
+            while (end < line.length() && Character.isDigit(line.charAt(end))) {
+                end++;
+            }
+            if (end > start && end - start < 19) {
+                return Long.parseLong(line, start, end, 10);
+            }
+        }
+        try {
+            return JSON.readTree(line).path("modificationTime").asLong();
+        } catch (IOException e) {
+            throw new IllegalStateException("Malformed entry in manifest file " + file + ": " + line, e);
+        }
     }
 
     /**
@@ -124,8 +182,9 @@ final class SinkLog {
         }
     }
 
-    private boolean retain(SinkFileStatus s, long now) {
-        return retentionMs == Long.MAX_VALUE || now - s.modificationTime() <= retentionMs;
+    /** Spark's retention: an entry stays while its modification time is at most {@code retention} old. */
+    private boolean retain(long modificationTime, long now) {
+        return retentionMs == Long.MAX_VALUE || now - modificationTime <= retentionMs;
     }
 
     private static void write(List<SinkFileStatus> entries, OutputStream out) throws IOException {
@@ -135,33 +194,6 @@ final class SinkLog {
             sb.append('\n').append(s.toJson());
         }
         out.write(sb.toString().getBytes(StandardCharsets.UTF_8));
-    }
-
-    /**
-     * Spark's deleteExpiredLog: keep the newest compaction at or before batch {@code current + 1 -
-     * minBatchesToRetain} and everything after it; older batch files go once older than the cleanup delay (a
-     * reader listing the folder may still be reading them).
-     */
-    private void deleteExpired(long current, long now) {
-        if (compactInterval > current + 1 - minBatchesToRetain) {
-            return;
-        }
-        long minBatchId = current + 1 - minBatchesToRetain;
-        long minCompactionBatchId = minBatchId - (minBatchId % compactInterval) - 1;
-        long expiredTime = now - cleanupDelayMs;
-        try {
-            for (Map.Entry<Long, Path> e : list(dir).entrySet()) {
-                if (e.getKey() >= minCompactionBatchId) {
-                    break;
-                }
-                Path f = e.getValue();
-                if (Files.getLastModifiedTime(f).toMillis() <= expiredTime) {
-                    Files.deleteIfExists(f);
-                }
-            }
-        } catch (IOException e) {
-            LOG.warn("Could not delete expired manifest files in {}: {}", dir, e.toString());
-        }
     }
 
     // ---------------------------------------------------------------- reading, shared with FileSinkManifest
