@@ -208,6 +208,12 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     /** Each partition in both whose offset went back, as {@code partition events-2: 100 is before 1000}. */
     @Override
     public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        // A topic deleted and recreated resets its offsets: a batch planned after that logs an end before the
+        // previous one without any edit. With failOnDataLoss=false the user accepted that (Spark's rule: count it
+        // and go on from the new offsets), so only failOnDataLoss=true refuses a logged end that went back.
+        if (!options.failOnDataLoss()) {
+            return Optional.empty();
+        }
         Map<TopicPartition, Long> before = ((PartitionOffsets) toOffsets(previousEnd)).offsets();
         List<String> back = new ArrayList<>();
         ((PartitionOffsets) toOffsets(end)).offsets().forEach((tp, after) -> {
@@ -216,7 +222,9 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
                 back.add("partition " + tp + ": " + after + " is before " + b);
             }
         });
-        return back.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", back));
+        return back.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", back) + " (a topic deleted and "
+                + "recreated also resets its offsets: if that is what happened, restart with failOnDataLoss=false to "
+                + "accept the data loss and read on from the new offsets)");
     }
 
     @Override

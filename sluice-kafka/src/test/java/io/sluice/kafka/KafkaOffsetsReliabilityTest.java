@@ -43,7 +43,9 @@ class KafkaOffsetsReliabilityTest extends KafkaTestBase {
                 .hasMessage("Checkpoint file " + offsets1.toAbsolutePath() + " is corrupt or incomplete (the end it "
                         + "logs for source 0 (KafkaV2[Subscribe[" + t + "]]) is before the end of the previous batch "
                         + "in " + chk.resolve("offsets/0").toAbsolutePath() + ": partition " + t + "-1: 2 is before "
-                        + "5; partition " + t + "-2: 4 is before 5; offsets never go backwards, so one of the two "
+                        + "5; partition " + t + "-2: 4 is before 5 (a topic deleted and recreated also resets its offsets: if "
+                        + "that is what happened, restart with failOnDataLoss=false to accept the data loss and read on"
+                        + " from the new offsets); offsets never go backwards, so one of the two "
                         + "files was edited or copied from another checkpoint). Resuming would read that data again "
                         + "(duplicates). Put back the file as the query wrote it (from a backup), or restore the "
                         + "checkpoint from a backup or start over with a new checkpoint location.");
