@@ -508,7 +508,7 @@ final class FileSink implements Sink {
             this.path = parent.resolve(name);
             this.channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             try {
-                this.counting = new Counting(Channels.newOutputStream(channel));
+                this.counting = new Counting(Channels.newOutputStream(channel), path);
                 this.buffered = new BufferedOutputStream(counting, BUFFER);
                 this.gzip = options.gzip ? new GZIPOutputStream(buffered, BUFFER) : null;
                 this.encoder = encoders.open(gzip != null ? gzip : buffered);
@@ -529,7 +529,11 @@ final class FileSink implements Sink {
                 buffered.flush();
                 long mtime = clock.millis();
                 Files.setLastModifiedTime(path, FileTime.fromMillis(mtime));
-                channel.force(true);
+                try {
+                    channel.force(true);
+                } catch (IOException e) {
+                    throw Counting.naming(path, e);
+                }
                 return new Staged(path, finalRelative, counting.count, mtime);
             } finally {
                 channel.close();
@@ -566,24 +570,46 @@ final class FileSink implements Sink {
         return ok;
     }
 
-    /** Counts the bytes that reach the file (after compression). */
-    private static final class Counting extends FilterOutputStream {
+    /**
+     * Counts the bytes that reach the file (after compression). A failed write names the file: the JDK's channel
+     * errors (a full disk's "No space left on device", a quota) do not.
+     */
+    static final class Counting extends FilterOutputStream {
+        private final Path path;
         long count;
 
-        Counting(OutputStream out) {
+        Counting(OutputStream out, Path path) {
             super(out);
+            this.path = path;
         }
 
         @Override
         public void write(int b) throws IOException {
-            out.write(b);
+            try {
+                out.write(b);
+            } catch (IOException e) {
+                throw naming(path, e);
+            }
             count++;
         }
 
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
+            try {
+                out.write(b, off, len);
+            } catch (IOException e) {
+                throw naming(path, e);
+            }
             count += len;
+        }
+
+        /** The error, with the file named in its message unless it already is (a FileSystemException's is). */
+        static IOException naming(Path path, IOException e) {
+            String message = String.valueOf(e.getMessage());
+            if (message.contains(path.toString())) {
+                return e;
+            }
+            return new IOException("Cannot write the file sink's output file " + path + ": " + message, e);
         }
     }
 }
