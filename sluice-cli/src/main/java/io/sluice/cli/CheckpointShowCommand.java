@@ -1,11 +1,8 @@
 package io.sluice.cli;
 
-import io.sluice.api.InvalidOptionException;
-import io.sluice.api.io.LocalPaths;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -35,12 +32,7 @@ final class CheckpointShowCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path local;
-        try {
-            local = LocalPaths.of("DIR", dir);
-        } catch (InvalidOptionException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+        Path local = CliPaths.local(spec, "DIR", dir);
         CheckpointReport report = CheckpointReader.read(local);
         PrintWriter out = spec.commandLine().getOut();
         out.print(json ? report.json() : report.text());

@@ -357,11 +357,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** The local path a path flag names; another scheme is a usage error (exit 2). */
     private Path localPath(String flag, String value) {
-        try {
-            return LocalPaths.of(flag, value);
-        } catch (InvalidOptionException e) {
-            throw usage(e.getMessage());
-        }
+        return CliPaths.local(spec, flag, value);
     }
 
     /** The same check for a path the pipeline file gives: a pipeline file error (exit 1). */

@@ -1,11 +1,8 @@
 package io.sluice.cli;
 
-import io.sluice.api.InvalidOptionException;
-import io.sluice.api.io.LocalPaths;
 import io.sluice.files.sink.FileSinkManifest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -37,12 +34,7 @@ final class SinkCheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Path local;
-        try {
-            local = LocalPaths.of("DIR", dir).toAbsolutePath().normalize();
-        } catch (InvalidOptionException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
+        Path local = CliPaths.local(spec, "DIR", dir).normalize();
         PrintWriter out = spec.commandLine().getOut();
         try {
             return check(local, out) ? 0 : 1;

@@ -8,10 +8,7 @@ import io.sluice.core.StreamingQueryException;
 import io.sluice.core.Trigger;
 import io.sluice.core.sinks.MemorySink;
 import io.sluice.files.fs.FileStorage;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.IntStream;
 import java.util.zip.GZIPOutputStream;
 
@@ -39,28 +35,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * {@code ignoreCorruptFiles} and {@code ignoreMissingFiles} skip such files (counted); cached and availableNow
  * listings drop files that are gone before they are logged.
  */
-class CorruptAndMissingFilesTest {
-    static final long T = 1_700_000_000_000L;
+class CorruptAndMissingFilesTest extends FileQueryFixture {
 
-    @TempDir
-    Path tmp;
-    Path in;
-    Path chk;
-    String table;
-    Sluice sluice;
-
-    @BeforeEach
-    void setUp() throws IOException {
-        in = Files.createDirectories(tmp.resolve("in"));
-        chk = tmp.resolve("chk");
-        table = "t_" + UUID.randomUUID().toString().replace('-', '_');
-        sluice = Sluice.builder().parallelism(2).build();
-    }
-
-    @AfterEach
-    void tearDown() {
-        sluice.close();
-        MemorySink.clear(table);
+    @Override
+    Sluice newSluice(io.sluice.api.SluiceClock clock) {
+        return Sluice.builder().clock(clock).parallelism(2).build();
     }
 
     private StreamingQuery runAvailableNow(String... options) throws Exception {

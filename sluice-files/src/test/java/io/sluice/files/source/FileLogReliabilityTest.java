@@ -5,15 +5,11 @@ import io.sluice.core.StreamingQuery;
 import io.sluice.core.Trigger;
 import io.sluice.core.checkpoint.CorruptCheckpointException;
 import io.sluice.core.sinks.MemorySink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
 
 import static io.sluice.files.source.TestFiles.json;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,28 +19,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Issue 14, the file source's logs: names that only look like log offsets or sink batches are not taken for
  * them, a logged end edited backwards is refused, and a query never reads the folder it writes.
  */
-class FileLogReliabilityTest {
-    static final long T = 1_700_000_000_000L;
+class FileLogReliabilityTest extends FileQueryFixture {
 
-    @TempDir
-    Path tmp;
-    Path in;
-    Path chk;
-    String table;
-    Sluice sluice;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        in = Files.createDirectories(tmp.resolve("in"));
-        chk = tmp.resolve("chk");
-        table = "t_" + UUID.randomUUID().toString().replace('-', '_');
-        sluice = Sluice.builder().build().registerSource(TestProviders.json());
-    }
-
-    @AfterEach
-    void tearDown() {
-        sluice.close();
-        MemorySink.clear(table);
+    @Override
+    Sluice newSluice(io.sluice.api.SluiceClock clock) {
+        return Sluice.builder().clock(clock).build().registerSource(TestProviders.json());
     }
 
     private StreamingQuery start() {

@@ -9,17 +9,13 @@ import io.sluice.core.StreamingQueryProgress;
 import io.sluice.core.Sluice;
 import io.sluice.core.Trigger;
 import io.sluice.core.sinks.MemorySink;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -29,33 +25,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** The file source through the whole engine into the memory sink: batches, progress, restarts, pitfalls. */
-class FileSourceEndToEndTest {
-    static final long T = 1_700_000_000_000L;
+class FileSourceEndToEndTest extends FileQueryFixture {
     static final long DAY = 86_400_000L;
 
-    @TempDir
-    Path tmp;
-    Path in;
-    Path chk;
-    String table;
-    Sluice sluice;
-
-    @BeforeEach
-    void setUp() throws Exception {
-        in = Files.createDirectories(tmp.resolve("in"));
-        chk = tmp.resolve("chk");
-        table = "t_" + UUID.randomUUID().toString().replace('-', '_');
-        sluice = newSluice(io.sluice.api.SluiceClock.system());
-    }
-
-    private Sluice newSluice(io.sluice.api.SluiceClock clock) {
+    @Override
+    Sluice newSluice(io.sluice.api.SluiceClock clock) {
         return Sluice.builder().clock(clock).parallelism(2).build().registerSource(TestProviders.json());
-    }
-
-    @AfterEach
-    void tearDown() {
-        sluice.close();
-        MemorySink.clear(table);
     }
 
     private StreamingQuery start(Trigger trigger, String... options) {
