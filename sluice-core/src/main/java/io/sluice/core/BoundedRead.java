@@ -120,7 +120,7 @@ final class BoundedRead {
                 for (InputPartition p : stream.planPartitions(start, end)) {
                     tasks.add(new ReadTask(0, stream, p, tasks.size(), op));
                 }
-                List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers());
+                List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers(), sluice.stopGracePeriodMs());
                 writer.commit(results);
                 return results;
             } finally {

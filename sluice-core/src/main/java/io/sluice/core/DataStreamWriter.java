@@ -10,6 +10,7 @@ import io.sluice.api.types.StructType;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -178,7 +179,7 @@ public final class DataStreamWriter {
         }
         // As in Spark, where queryName(..) itself sets the option.
         String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
-        QuerySpec spec = new QuerySpec(name, frame.source(), frame.schema(), RowOperator.chain(frame.operators()),
+        QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(), RowOperator.chain(frame.operators()),
                 sink, opts, trigger, checkpoint, minBatchesToRetain);
         return MicroBatchExecution.start(sluice, spec);
     }
@@ -188,9 +189,19 @@ public final class DataStreamWriter {
         return option("path", path).start();
     }
 
-    /** Everything a query needs to run, fixed at start. */
-    record QuerySpec(String name, DataStreamReader.SourceSpec source, StructType outputSchema, RowOperator operator,
-                     SinkProvider sink, Options sinkOptions, Trigger trigger, Path checkpointLocation,
-                     int minBatchesToRetain) {
+    /**
+     * Everything a query needs to run, fixed at start. {@code sources} in order (source i is line i of
+     * {@code offsets/N} and folder {@code sources/<i>}); the public API gives one, a union will give several, each
+     * read through the same {@code operator}.
+     */
+    record QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
+                     RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
+                     Path checkpointLocation, int minBatchesToRetain) {
+        QuerySpec {
+            sources = List.copyOf(sources);
+            if (sources.isEmpty()) {
+                throw new IllegalArgumentException("A query needs at least one source");
+            }
+        }
     }
 }

@@ -1,7 +1,6 @@
 package io.sluice.core;
 
 import io.sluice.api.Offset;
-import io.sluice.api.ReadLimit;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.sink.BatchInfo;
 import io.sluice.api.sink.BatchWriter;
@@ -10,7 +9,6 @@ import io.sluice.api.sink.SinkContext;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.StreamContext;
-import io.sluice.api.source.SupportsTriggerAvailableNow;
 import io.sluice.core.checkpoint.Checkpoint;
 import io.sluice.core.checkpoint.CheckpointLockedException;
 import io.sluice.core.checkpoint.CommitMetadata;
@@ -27,7 +25,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,10 +38,11 @@ import java.util.stream.Stream;
 /**
  * Runs one query: the micro-batch loop of Spark's MicroBatchExecution, on one named thread.
  *
- * <p>Per trigger: ask each source for its latest offset under its read limit; if none moved, nothing is written;
- * otherwise write {@code offsets/N}, plan and read the partitions in parallel into the sink, let the sink commit,
- * write {@code commits/N}, then let each source release what batch N consumed. On start, a batch that was logged
- * but not committed is re-run with exactly its logged range.
+ * <p>Per trigger, two steps. Constructing the next batch: ask each source ({@link SourceExecution}, one per source
+ * in {@code offsets/N}'s order) for its latest offset under its read limit; if none moved, nothing is written;
+ * otherwise write {@code offsets/N}. Running it: plan and read every moved source's partitions in parallel into the
+ * sink, let the sink commit, write {@code commits/N}, then let each source release what batch N consumed. On
+ * start, a batch that was logged but not committed is re-run with exactly its logged range, without constructing.
  */
 final class MicroBatchExecution implements StreamingQuery {
     private static final Logger LOG = LoggerFactory.getLogger(MicroBatchExecution.class);
@@ -63,7 +61,8 @@ final class MicroBatchExecution implements StreamingQuery {
     private final boolean temporaryCheckpoint;
     private final UUID id;
     private final UUID runId = UUID.randomUUID();
-    private final List<MicroBatchStream> streams;
+    /** One per source, in source order (index i is line i of {@code offsets/N} and folder {@code sources/<i>}). */
+    private final List<SourceExecution> sources;
     private final Sink sink;
     private final Thread thread;
 
@@ -83,19 +82,16 @@ final class MicroBatchExecution implements StreamingQuery {
 
     /** Triggers started so far, and the number of the last one that found no new data (processAllAvailable). */
     private final Object triggerMonitor = new Object();
-    /** Each source's initial offset, asked for at most once per run. */
-    private final Offset[] initial;
     private long triggersStarted;
     private long lastEmptyTrigger = -1;
 
     private final RecoveryPlan recovery;
-    /** Where the previous run left off: the committed end offsets, a batch to re-run, the next batch id. */
-    private final Offset[] committedAtStart;
+    /** Where the previous run left off: a batch to re-run (or null), the next batch id. */
     private final Batch pendingAtStart;
     private final long nextBatchIdAtStart;
 
     private MicroBatchExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Checkpoint checkpoint,
-                                boolean temporaryCheckpoint, RecoveryPlan recovery, List<MicroBatchStream> streams,
+                                boolean temporaryCheckpoint, RecoveryPlan recovery, List<SourceExecution> sources,
                                 Sink sink) {
         this.recovery = recovery;
         this.sluice = sluice;
@@ -104,30 +100,36 @@ final class MicroBatchExecution implements StreamingQuery {
         this.checkpoint = checkpoint;
         this.temporaryCheckpoint = temporaryCheckpoint;
         this.id = UUID.fromString(checkpoint.queryId());
-        this.streams = streams;
+        this.sources = sources;
         this.sink = sink;
-        this.initial = new Offset[streams.size()];
-        int n = streams.size();
+        int n = sources.size();
+        Offset[] committed = new Offset[n];
+        Batch pending = null;
         if (recovery instanceof RecoveryPlan.Resume r) {
             long latest = r.nextBatchId() - 1;
-            committedAtStart = deserialize(r.startOffsets(), latest);
-            previousEnd(latest).ifPresent(previous -> checkForward(latest, previous, committedAtStart));
-            pendingAtStart = null;
+            committed = deserialize(r.startOffsets(), latest);
+            Offset[] end = committed;
+            previousEnd(latest).ifPresent(previous -> checkForward(latest, previous, end));
         } else if (recovery instanceof RecoveryPlan.Rerun r) {
-            committedAtStart = r.startOffsets() == null ? new Offset[n]
-                    : deserialize(r.startOffsets(), r.batchId() - 1);
+            if (r.startOffsets() != null) {
+                committed = deserialize(r.startOffsets(), r.batchId() - 1);
+            }
             Offset[] end = deserialize(r.endOffsets(), r.batchId());
             if (r.startOffsets() != null) {
-                checkForward(r.batchId(), committedAtStart, end);
+                checkForward(r.batchId(), committed, end);
             }
-            pendingAtStart = new Batch(r.batchId(), committedAtStart, end, new Offset[n],
-                    r.endOffsets().batchTimestampMs(), r.endOffsets().offsets());
+            List<SourceRange> ranges = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                ranges.add(new SourceRange(committed[i], end[i], null)); // latestOffset is not asked for a re-run
+            }
+            pending = new Batch(r.batchId(), ranges, r.endOffsets().batchTimestampMs(), r.endOffsets().offsets());
             LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
                     r.batchId());
-        } else {
-            committedAtStart = new Offset[n];
-            pendingAtStart = null;
         }
+        for (int i = 0; i < n; i++) {
+            sources.get(i).committed(committed[i]);
+        }
+        pendingAtStart = pending;
         nextBatchIdAtStart = recovery.firstBatchId();
         this.thread = new Thread(this::run, "sluice-query-" + (spec.name() != null ? spec.name() : id));
         // A daemon, as Spark's stream execution thread: a thread stop() had to leave behind never keeps the JVM up.
@@ -163,18 +165,22 @@ final class MicroBatchExecution implements StreamingQuery {
             deleteCreated(created);
             throw e;
         }
-        List<MicroBatchStream> streams = new ArrayList<>();
+        List<SourceExecution> sources = new ArrayList<>();
         Sink sink = null;
         try {
             // Read the logs now, so a corrupt checkpoint fails start() itself.
             RecoveryPlan recovery = checkpoint.recover();
-            DataStreamReader.SourceSpec source = spec.source();
-            streams.add(source.provider().createStream(new StreamContext(source.options(), source.schema(),
-                    checkpoint.sourceDir(0), sluice.clock(), checkpoint.queryId(), 0)));
+            for (int i = 0; i < spec.sources().size(); i++) {
+                DataStreamReader.SourceSpec source = spec.sources().get(i);
+                Path folder = checkpoint.sourceDir(i);
+                MicroBatchStream stream = source.provider().createStream(new StreamContext(source.options(),
+                        source.schema(), folder, sluice.clock(), checkpoint.queryId(), i));
+                sources.add(new SourceExecution(i, source, stream, folder));
+            }
             sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), spec.outputSchema(), checkpoint.path(),
                     checkpoint.queryId(), spec.name(), sluice.clock()));
-            MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery, streams,
-                    sink);
+            MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery,
+                    List.copyOf(sources), sink);
             sluice.register(q);
             String now = ProgressTime.format(sluice.clock().millis());
             sluice.bus().postNow(l -> l.onQueryStarted(
@@ -182,7 +188,7 @@ final class MicroBatchExecution implements StreamingQuery {
             q.thread.start();
             return q;
         } catch (RuntimeException | Error e) {
-            streams.forEach(MicroBatchExecution::stopQuietly);
+            sources.forEach(SourceExecution::stopQuietly);
             closeQuietly(sink);
             checkpoint.close();
             deleteCreated(created);
@@ -191,32 +197,36 @@ final class MicroBatchExecution implements StreamingQuery {
     }
 
     /**
-     * Refuses a sink writing into the folder the source reads (or a folder inside it, or containing it): the query
+     * Refuses a sink writing into a folder a source reads (or a folder inside it, or containing it): the query
      * would read its own output, or, where the output's manifest hides it, wait for input forever.
      */
     private static void checkNotReadingItsOwnOutput(DataStreamWriter.QuerySpec spec) {
-        DataStreamReader.SourceSpec source = spec.source();
-        Optional<Path> in = source.provider().localInputFolder(source.options());
         Optional<Path> out = spec.sink().localOutputFolder(spec.sinkOptions());
-        if (in.isEmpty() || out.isEmpty()) {
+        if (out.isEmpty()) {
             return;
         }
-        Path input = realPath(in.get());
         Path output = realPath(out.get());
-        String how;
-        if (input.equals(output)) {
-            how = "the same folder";
-        } else if (output.startsWith(input)) {
-            how = "the output folder is inside the folder the source reads";
-        } else if (input.startsWith(output)) {
-            how = "the folder the source reads is inside the output folder";
-        } else {
-            return;
+        for (DataStreamReader.SourceSpec source : spec.sources()) {
+            Optional<Path> in = source.provider().localInputFolder(source.options());
+            if (in.isEmpty()) {
+                continue;
+            }
+            Path input = realPath(in.get());
+            String how;
+            if (input.equals(output)) {
+                how = "the same folder";
+            } else if (output.startsWith(input)) {
+                how = "the output folder is inside the folder the source reads";
+            } else if (input.startsWith(output)) {
+                how = "the folder the source reads is inside the output folder";
+            } else {
+                continue;
+            }
+            throw new IllegalArgumentException("The sink '" + spec.sink().shortName() + "' writes into " + out.get()
+                    + " and the source '" + source.provider().shortName() + "' reads " + in.get() + ": " + how
+                    + ". The query would read its own output (or wait for new input forever). Use two separate "
+                    + "folders, neither inside the other");
         }
-        throw new IllegalArgumentException("The sink '" + spec.sink().shortName() + "' writes into " + out.get()
-                + " and the source '" + source.provider().shortName() + "' reads " + in.get() + ": " + how
-                + ". The query would read its own output (or wait for new input forever). Use two separate "
-                + "folders, neither inside the other");
     }
 
     /** The path with symbolic links resolved as far as it exists, so two names of one folder compare equal. */
@@ -256,7 +266,7 @@ final class MicroBatchExecution implements StreamingQuery {
             FAILURE_LOG.error("Query {} failed", describe(), t);
         } finally {
             Thread.interrupted(); // stop()'s interrupt is spent: let the clean-up below close channels normally
-            streams.forEach(MicroBatchExecution::stopQuietly);
+            sources.forEach(SourceExecution::stopQuietly);
             closeQuietly(sink);
             checkpoint.close();
             if (temporaryCheckpoint && failure == null) {
@@ -274,40 +284,24 @@ final class MicroBatchExecution implements StreamingQuery {
     }
 
     private void runBatches() throws Exception {
-        int n = streams.size();
         boolean availableNow = spec.trigger() instanceof Trigger.AvailableNow;
         boolean once = spec.trigger() instanceof Trigger.Once;
         if (once) {
             LOG.warn("Trigger.once() is deprecated: use Trigger.availableNow(), which honours the sources' read limits");
         }
 
-        Offset[] committed = committedAtStart;
         Batch pending = pendingAtStart;
         long nextBatchId = nextBatchIdAtStart;
         if (recovery instanceof RecoveryPlan.Resume) {
             // A crash between commits/L and the sources' commit would leave data unreleased: release it now.
-            for (int i = 0; i < n; i++) {
-                if (committed[i] != null) {
-                    streams.get(i).commit(committed[i]);
+            for (SourceExecution s : sources) {
+                if (s.committed() != null) {
+                    s.release(s.committed());
                 }
             }
         }
-
-        ReadLimit[] limits = new ReadLimit[n];
-        for (int i = 0; i < n; i++) {
-            limits[i] = once ? ReadLimit.allAvailable() : streams.get(i).defaultReadLimit();
-        }
-        // availableNow for a stream that cannot drain in steps: the target is fixed once, as one batch.
-        Offset[] fixedTargets = new Offset[n];
-        boolean[] needsFixedTarget = new boolean[n];
-        if (availableNow) {
-            for (int i = 0; i < n; i++) {
-                if (streams.get(i) instanceof SupportsTriggerAvailableNow s) {
-                    s.prepareForTriggerAvailableNow();
-                } else {
-                    needsFixedTarget[i] = true;
-                }
-            }
+        for (SourceExecution s : sources) {
+            s.prepare(spec.trigger());
         }
 
         long previousTriggerStart = -1;
@@ -330,34 +324,8 @@ final class MicroBatchExecution implements StreamingQuery {
                 if (once && ranOnce) {
                     break;
                 }
-                Offset[] start = new Offset[n];
-                Offset[] end = new Offset[n];
-                Offset[] latest = new Offset[n];
-                boolean moved = false;
-                long l0 = clock.nanos();
-                for (int i = 0; i < n; i++) {
-                    MicroBatchStream s = streams.get(i);
-                    start[i] = committed[i] != null ? committed[i] : initialOffset(i);
-                    Offset e;
-                    if (needsFixedTarget[i]) {
-                        if (fixedTargets[i] == null) {
-                            fixedTargets[i] = Optional.ofNullable(s.latestOffset(start[i], ReadLimit.allAvailable()))
-                                    .orElse(start[i]);
-                        }
-                        e = fixedTargets[i];
-                    } else {
-                        e = s.latestOffset(start[i], limits[i]);
-                    }
-                    latest[i] = s.reportLatestOffset();
-                    if (e != null && !Offset.same(e, start[i])) {
-                        moved = true;
-                        end[i] = e;
-                    } else {
-                        end[i] = committed[i];
-                    }
-                }
-                durations.put("latestOffset", millisSince(l0));
-                if (!moved) {
+                batch = constructNextBatch(nextBatchId, triggerStart, durations);
+                if (batch == null) {
                     durations.put("triggerExecution", millisSince(t0));
                     status = new StreamingQueryStatus("Waiting for data to arrive", false, false);
                     synchronized (triggerMonitor) {
@@ -378,35 +346,16 @@ final class MicroBatchExecution implements StreamingQuery {
                 if (isStopRequested()) {
                     break; // asked to stop while the sources were asked: start no batch
                 }
-                // Log the batch before reading anything: this is what makes a re-run read the same range.
-                long w0 = clock.nanos();
-                List<String> jsons = new ArrayList<>(n);
-                for (Offset o : end) {
-                    jsons.add(o == null ? null : o.json());
-                }
-                if (!checkpoint.offsetLog().add(nextBatchId, new OffsetSeq(0, triggerStart, Map.of(), jsons))) {
-                    throw new IllegalStateException("Concurrent update to the log: " + checkpoint.offsetLog()
-                            .fileFor(nextBatchId) + " already exists. Multiple streaming queries may be writing to "
-                            + "the checkpoint " + checkpoint.path());
-                }
-                checkpoint.purge(nextBatchId, spec.minBatchesToRetain());
-                durations.put("walCommit", millisSince(w0));
-                batch = new Batch(nextBatchId, Arrays.copyOf(committed, n), end, latest, triggerStart, jsons);
+                logBatch(batch, durations);
             }
 
             status = new StreamingQueryStatus("Processing new data", true, true);
-            long[] rows = runBatch(batch, durations);
-            for (int i = 0; i < n; i++) {
-                if (batch.end[i] != null && !Offset.same(batch.end[i], batch.start[i])) {
-                    streams.get(i).commit(batch.end[i]);
-                }
-            }
-            committed = batch.end;
+            runBatch(batch, durations);
             nextBatchId = batch.id + 1;
             ranOnce = true;
             long triggerMs = millisSince(t0);
             durations.put("triggerExecution", triggerMs);
-            reportProgress(batch, rows, durations, triggerStart, previousTriggerStart, triggerMs);
+            reportProgress(batch, durations, triggerStart, previousTriggerStart, triggerMs);
             previousTriggerStart = triggerStart;
             if (once) {
                 break;
@@ -415,19 +364,66 @@ final class MicroBatchExecution implements StreamingQuery {
         }
     }
 
-    /** Reads every partition of the batch into the sink, then writes {@code commits/N}. Returns rows per source. */
-    private long[] runBatch(Batch batch, Map<String, Long> durations) throws Exception {
+    /**
+     * Constructing batch {@code batchId}, first half: asks every source where the batch would end under its read
+     * limit. Returns null when no source moved (nothing is written then); otherwise the batch, not yet logged.
+     */
+    private Batch constructNextBatch(long batchId, long triggerStart, Map<String, Long> durations) {
+        List<SourceRange> ranges = new ArrayList<>(sources.size());
+        boolean moved = false;
+        long l0 = clock.nanos();
+        for (SourceExecution s : sources) {
+            Offset start = s.nextStart();
+            Offset end = s.nextEnd(start);
+            Offset latest = s.stream.reportLatestOffset();
+            if (end != null && !Offset.same(end, start)) {
+                moved = true;
+            } else {
+                end = s.committed();
+            }
+            ranges.add(new SourceRange(s.committed(), end, latest));
+        }
+        durations.put("latestOffset", millisSince(l0));
+        if (!moved) {
+            return null;
+        }
+        List<String> logged = new ArrayList<>(ranges.size());
+        for (SourceRange r : ranges) {
+            logged.add(json(r.end()));
+        }
+        return new Batch(batchId, ranges, triggerStart, logged);
+    }
+
+    /**
+     * Constructing a batch, second half: writes {@code offsets/N} before anything is read (what makes a re-run read
+     * the same range), then purges what {@code minBatchesToRetain} no longer keeps.
+     */
+    private void logBatch(Batch batch, Map<String, Long> durations) {
+        long w0 = clock.nanos();
+        if (!checkpoint.offsetLog().add(batch.id, new OffsetSeq(0, batch.plannedAtMs, Map.of(), batch.logged))) {
+            throw new IllegalStateException("Concurrent update to the log: " + checkpoint.offsetLog()
+                    .fileFor(batch.id) + " already exists. Multiple streaming queries may be writing to "
+                    + "the checkpoint " + checkpoint.path());
+        }
+        checkpoint.purge(batch.id, spec.minBatchesToRetain());
+        durations.put("walCommit", millisSince(w0));
+    }
+
+    /**
+     * Running a logged batch: plans every moved source's partitions, reads them into the sink, lets the sink
+     * commit, writes {@code commits/N}, then lets each moved source release its range. Counts rows per source.
+     */
+    private void runBatch(Batch batch, Map<String, Long> durations) throws Exception {
         long g0 = clock.nanos();
         List<ReadTask> tasks = new ArrayList<>();
-        for (int i = 0; i < streams.size(); i++) {
-            Offset end = batch.end[i];
-            if (end == null || Offset.same(batch.start[i], end)) {
+        for (SourceExecution s : sources) {
+            SourceRange range = batch.ranges.get(s.index);
+            if (!range.reads()) {
                 continue;
             }
-            MicroBatchStream s = streams.get(i);
-            Offset from = batch.start[i] != null ? batch.start[i] : initialOffset(i);
-            for (InputPartition p : s.planPartitions(from, end)) {
-                tasks.add(new ReadTask(i, s, p, tasks.size(), spec.operator()));
+            Offset from = range.start() != null ? range.start() : s.initialOffset();
+            for (InputPartition p : s.stream.planPartitions(from, range.end())) {
+                tasks.add(new ReadTask(s.index, s.stream, p, tasks.size(), spec.operator()));
             }
         }
         durations.put("getBatch", millisSince(g0));
@@ -435,11 +431,10 @@ final class MicroBatchExecution implements StreamingQuery {
 
         long a0 = clock.nanos();
         BatchWriter writer = sink.beginBatch(batch.info(checkpoint.queryId()));
-        long[] rows = new long[streams.size()];
         try {
-            List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers());
+            List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers(), sluice.stopGracePeriodMs());
             for (ReadTask t : tasks) {
-                rows[t.sourceIndex] += t.rows;
+                batch.inputRows[t.sourceIndex] += t.rows;
             }
             throwIfForcedToStop();
             writer.commit(results);
@@ -462,30 +457,29 @@ final class MicroBatchExecution implements StreamingQuery {
                     + checkpoint.path());
         }
         durations.put("commitOffsets", millisSince(c0));
-        return rows;
+        for (SourceExecution s : sources) {
+            SourceRange range = batch.ranges.get(s.index);
+            if (range.reads()) {
+                s.release(range.end());
+            }
+            s.committed(range.end());
+        }
     }
 
-    private void reportProgress(Batch batch, long[] rows, Map<String, Long> durations, long triggerStart,
+    private void reportProgress(Batch batch, Map<String, Long> durations, long triggerStart,
                                 long previousTriggerStart, long triggerMs) {
-        List<SourceProgress> sources = new ArrayList<>(streams.size());
-        for (int i = 0; i < streams.size(); i++) {
-            MicroBatchStream s = streams.get(i);
-            double input = previousTriggerStart < 0 ? 0.0
-                    : rows[i] * 1000.0 / (triggerStart - previousTriggerStart);
-            double processed = rows[i] * 1000.0 / Math.max(1, triggerMs);
-            Map<String, String> metrics;
-            try {
-                metrics = s.metrics(Optional.ofNullable(batch.end[i]));
-            } catch (RuntimeException e) {
-                LOG.warn("Source {} failed to report metrics", s.description(), e);
-                metrics = Map.of();
-            }
-            sources.add(new SourceProgress(s.description(), json(batch.start[i]), json(batch.end[i]),
-                    json(batch.latest[i]), rows[i], input, processed, metrics));
+        List<SourceProgress> progress = new ArrayList<>(sources.size());
+        for (SourceExecution s : sources) {
+            SourceRange range = batch.ranges.get(s.index);
+            long rows = batch.inputRows[s.index];
+            double input = previousTriggerStart < 0 ? 0.0 : rows * 1000.0 / (triggerStart - previousTriggerStart);
+            double processed = rows * 1000.0 / Math.max(1, triggerMs);
+            progress.add(new SourceProgress(s.description(), json(range.start()), json(range.end()),
+                    json(range.latest()), rows, input, processed, s.metrics(range.end())));
         }
         StreamingQueryProgress p = new StreamingQueryProgress(id, runId, spec.name(),
                 ProgressTime.format(triggerStart), batch.id, triggerMs, durations, Map.of(),
-                sources, new SinkProgress(sink.description(), batch.numOutputRows, Map.of()));
+                progress, new SinkProgress(sink.description(), batch.numOutputRows, Map.of()));
         synchronized (recent) {
             recent.addLast(p);
             if (recent.size() > RECENT_PROGRESS) {
@@ -614,21 +608,7 @@ final class MicroBatchExecution implements StreamingQuery {
 
     /** Waits up to {@code ms} for the query to end, ignoring interrupts (restored on return). */
     private boolean awaitTerminated(long ms) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return terminated.await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        return ReadTask.awaitIgnoringInterrupts(terminated, ms);
     }
 
     /** After stop() interrupted the query, a source or reader that swallowed the interrupt must not commit. */
@@ -689,18 +669,18 @@ final class MicroBatchExecution implements StreamingQuery {
     // ---------------------------------------------------------------- helpers
 
     private Offset[] deserialize(OffsetSeq seq, long batchId) {
-        if (seq.offsets().size() != streams.size()) {
+        if (seq.offsets().size() != sources.size()) {
             throw new IllegalStateException("The checkpoint " + checkpoint.path() + " logged " + seq.offsets().size()
-                    + " sources for batch " + batchId + " but this query has " + streams.size()
+                    + " sources for batch " + batchId + " but this query has " + sources.size()
                     + ". A checkpoint belongs to one query: use a new checkpointLocation for a changed query.");
         }
-        Offset[] out = new Offset[streams.size()];
-        for (int i = 0; i < out.length; i++) {
-            String json = seq.offsets().get(i);
+        Offset[] out = new Offset[sources.size()];
+        for (SourceExecution s : sources) {
+            String json = seq.offsets().get(s.index);
             try {
-                out[i] = json == null ? null : streams.get(i).deserializeOffset(json);
+                out[s.index] = json == null ? null : s.stream.deserializeOffset(json);
             } catch (RuntimeException e) {
-                throw checkpoint.offsetLog().badOffset(batchId, i, streams.get(i).description(), e);
+                throw checkpoint.offsetLog().badOffset(batchId, s.index, s.description(), e);
             }
         }
         return out;
@@ -725,21 +705,15 @@ final class MicroBatchExecution implements StreamingQuery {
 
     /** Refuses a logged end of batch {@code batchId} before the previous batch's end, for a source that can tell. */
     private void checkForward(long batchId, Offset[] previous, Offset[] end) {
-        for (int i = 0; i < end.length; i++) {
+        for (SourceExecution s : sources) {
+            int i = s.index;
             if (previous[i] != null && end[i] != null) {
-                Optional<String> back = streams.get(i).wentBackwards(previous[i], end[i]);
+                Optional<String> back = s.stream.wentBackwards(previous[i], end[i]);
                 if (back.isPresent()) {
-                    throw checkpoint.offsetLog().wentBackwards(batchId, i, streams.get(i).description(), back.get());
+                    throw checkpoint.offsetLog().wentBackwards(batchId, i, s.description(), back.get());
                 }
             }
         }
-    }
-
-    private Offset initialOffset(int i) {
-        if (initial[i] == null) {
-            initial[i] = streams.get(i).initialOffset();
-        }
-        return initial[i];
     }
 
     private long millisSince(long startNanos) {
@@ -748,14 +722,6 @@ final class MicroBatchExecution implements StreamingQuery {
 
     private static String json(Offset o) {
         return o == null ? null : o.json();
-    }
-
-    private static void stopQuietly(MicroBatchStream s) {
-        try {
-            s.stop();
-        } catch (RuntimeException e) {
-            LOG.warn("Stopping source {} failed", s.description(), e);
-        }
     }
 
     private static void closeQuietly(Sink s) {
@@ -812,24 +778,35 @@ final class MicroBatchExecution implements StreamingQuery {
         }
     }
 
-    /** One batch's range per source. {@code start[i]} null means the source's initial offset. */
+    /**
+     * What batch N reads from one source. {@code start} null means the source's initial offset (the first batch);
+     * {@code end} null means the source has no offset yet; {@code latest} is what the source reported as its latest
+     * offset when the batch was constructed (null for a batch re-run after a restart).
+     */
+    private record SourceRange(Offset start, Offset end, Offset latest) {
+        /** Whether the batch reads anything from the source: it moved. */
+        boolean reads() {
+            return end != null && !Offset.same(start, end);
+        }
+    }
+
+    /** One batch: its id and, per source in source order, its range; once run, the rows read and written. */
     private static final class Batch {
         final long id;
-        final Offset[] start;
-        final Offset[] end;
-        final Offset[] latest;
+        final List<SourceRange> ranges;
         /** {@code batchTimestampMs} and the end offsets exactly as {@code offsets/N} holds them: its identity. */
         final long plannedAtMs;
         final List<String> logged;
+        /** Rows read per source (index as {@code ranges}), counted by the batch's read tasks. */
+        final long[] inputRows;
         long numOutputRows = -1;
 
-        Batch(long id, Offset[] start, Offset[] end, Offset[] latest, long plannedAtMs, List<String> logged) {
+        Batch(long id, List<SourceRange> ranges, long plannedAtMs, List<String> logged) {
             this.id = id;
-            this.start = start;
-            this.end = end;
-            this.latest = latest;
+            this.ranges = List.copyOf(ranges);
             this.plannedAtMs = plannedAtMs;
             this.logged = logged;
+            this.inputRows = new long[ranges.size()];
         }
 
         /** What the sink is told: taken from the logged text, so a re-run after a crash has the same digest. */
