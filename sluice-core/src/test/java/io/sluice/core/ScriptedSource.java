@@ -41,6 +41,10 @@ final class ScriptedSource implements SourceProvider {
         volatile Runnable onLatestOffset = () -> { };
         /** Runs when a reader is asked for its first row, on the reader's thread, e.g. to block it. */
         volatile Runnable onFirstRead = () -> { };
+        /** As {@link #onFirstRead}, told which partition: to script partitions differently. */
+        volatile java.util.function.Consumer<Range> onFirstReadOf = r -> { };
+        /** Runs when a reader is closed, on the reader's thread: it has returned. */
+        volatile java.util.function.Consumer<Range> onReaderClosed = r -> { };
 
         void add(long rows) {
             available += rows;
@@ -159,6 +163,7 @@ final class ScriptedSource implements SourceProvider {
                 public boolean next() {
                     if (next == r.from()) {
                         state.onFirstRead.run();
+                        state.onFirstReadOf.accept(r);
                     }
                     if (next >= r.to()) {
                         return false;
@@ -177,6 +182,7 @@ final class ScriptedSource implements SourceProvider {
 
                 @Override
                 public void close() {
+                    state.onReaderClosed.accept(r);
                 }
             };
         }
