@@ -67,6 +67,9 @@ class MultiSourceQueryTest extends EngineTestBase {
         assertThat(read("commits/0")).isEqualTo("v1\n{\"nextBatchWatermarkMs\":0}");
         assertThat(Files.isDirectory(checkpoint.resolve("sources/0"))).isTrue();
         assertThat(Files.isDirectory(checkpoint.resolve("sources/1"))).isTrue();
+        CheckpointView view = CheckpointView.open(checkpoint);
+        assertThat(view.batches().get(0).offsets().sources()).containsExactly("3", "15");
+        assertThat(view.sourceFolders()).extracting(CheckpointView.SourceFolder::index).containsExactly(0, 1);
         List<Row> expected = new ArrayList<>(rows(1, 3));
         expected.addAll(rows(11, 15));
         assertThat(sink.committed.get(0L)).containsExactlyInAnyOrderElementsOf(expected);

@@ -68,11 +68,18 @@ final class BatchLog<T> {
     /** Unexpected names already warned about, so a listing each batch warns once per file. */
     private final Set<String> warned = new HashSet<>();
 
-    BatchLog(Path dir, int version, Codec<T> codec, Advisor advisor) {
+    /**
+     * @param create whether to create the folder (durably) when it is missing; false for a read-only view, which
+     *               then lists no batches
+     */
+    BatchLog(Path dir, int version, Codec<T> codec, Advisor advisor, boolean create) {
         this.dir = dir.toAbsolutePath().normalize();
         this.version = version;
         this.codec = Objects.requireNonNull(codec, "codec");
         this.advisor = Objects.requireNonNull(advisor, "advisor");
+        if (!create) {
+            return;
+        }
         try {
             DurableFiles.createDirectories(this.dir);
         } catch (IOException e) {

@@ -21,7 +21,12 @@ public final class CommitLog {
     private final BatchLog<CommitMetadata> log;
 
     CommitLog(Path dir) {
-        this.log = new BatchLog<>(dir, VERSION, new Codec(), CommitLog::advise);
+        this(dir, true);
+    }
+
+    /** @param create whether to create the folder; false for a read-only view ({@link ReadOnlyCheckpoint}) */
+    CommitLog(Path dir, boolean create) {
+        this.log = new BatchLog<>(dir, VERSION, new Codec(), CommitLog::advise, create);
     }
 
     /**

@@ -18,14 +18,31 @@ public final class CorruptCheckpointException extends CheckpointException {
 
     static final String CANNOT_START = "The query cannot start from it without risking data loss.";
 
+    /** What is wrong with the file's content, as a clause; null for a missing or inconsistent file. */
+    private final String problem;
+
     CorruptCheckpointException(Path path, String message, Throwable cause) {
+        this(path, message, null, cause);
+    }
+
+    private CorruptCheckpointException(Path path, String message, String problem, Throwable cause) {
         super(path, message, cause);
+        this.problem = problem;
     }
 
     /** A file whose content is wrong; {@code problem} is a clause such as {@code it is empty}. */
     static CorruptCheckpointException badFile(Path file, String problem, String consequenceAndAdvice, Throwable cause) {
         return new CorruptCheckpointException(file,
                 "Checkpoint file " + file + " is corrupt or incomplete (" + problem + "). " + consequenceAndAdvice,
-                cause);
+                problem, cause);
+    }
+
+    /**
+     * For a file whose content is wrong, what is wrong, as the clause the message quotes in parentheses ({@code it
+     * is empty}, {@code line 1 should be the version "v1" but is "garbage"}); empty for a file that is missing or
+     * inconsistent with the others.
+     */
+    public java.util.Optional<String> problem() {
+        return java.util.Optional.ofNullable(problem);
     }
 }

@@ -35,7 +35,12 @@ public final class OffsetLog {
     private final BatchLog<OffsetSeq> log;
 
     OffsetLog(Path dir, Path commitsDir) {
-        this.log = new BatchLog<>(dir, VERSION, new Codec(), (id, newest) -> advise(id, newest, commitsDir));
+        this(dir, commitsDir, true);
+    }
+
+    /** @param create whether to create the folder; false for a read-only view ({@link ReadOnlyCheckpoint}) */
+    OffsetLog(Path dir, Path commitsDir, boolean create) {
+        this.log = new BatchLog<>(dir, VERSION, new Codec(), (id, newest) -> advise(id, newest, commitsDir), create);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.sluice.core.checkpoint;
 
 import io.sluice.api.io.DurableFiles;
+import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -48,6 +50,25 @@ final class QueryMetadata {
         }
     }
 
+    /**
+     * The query id in {@code file}, reading only (for a read-only view); empty when there is no file.
+     *
+     * @throws CorruptCheckpointException when the file is not a valid {@code metadata} file (or not a file)
+     */
+    static Optional<String> readExisting(Path file) {
+        byte[] bytes;
+        try {
+            bytes = MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (MetadataLogFiles.NotALogFileException e) {
+            throw bad(file, e.problem(), null);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read checkpoint file " + file + ": " + e.getMessage(), e);
+        }
+        return Optional.of(read(file, bytes));
+    }
+
     static String json(String id) {
         return FileFormat.json(g -> {
             g.writeStartObject();
@@ -72,9 +93,12 @@ final class QueryMetadata {
             }
             return text;
         } catch (Malformed e) {
-            throw CorruptCheckpointException.badFile(file, e.getMessage(),
-                    "It holds the query id, so the query cannot start from it: "
-                            + CorruptCheckpointException.RESTORE_OR_START_OVER, e.getCause());
+            throw bad(file, e.getMessage(), e.getCause());
         }
+    }
+
+    private static CorruptCheckpointException bad(Path file, String problem, Throwable cause) {
+        return CorruptCheckpointException.badFile(file, problem, "It holds the query id, so the query cannot start "
+                + "from it: " + CorruptCheckpointException.RESTORE_OR_START_OVER, cause);
     }
 }

@@ -11,9 +11,24 @@ import java.nio.file.Path;
  */
 public final class UnsupportedCheckpointVersionException extends CheckpointException {
 
+    private final int found;
+    private final int supported;
+
     UnsupportedCheckpointVersionException(Path file, int found, int supported) {
         super(file, "Checkpoint file " + file + " was written by a newer version (log format v" + found
                 + "; this version of Sluice reads only v" + supported + "). Upgrade Sluice to run this query,"
                 + " or start over with a new checkpoint location.", null);
+        this.found = found;
+        this.supported = supported;
+    }
+
+    /** The version the file's first line names ({@code 2} for {@code v2}). */
+    public int foundVersion() {
+        return found;
+    }
+
+    /** The newest version this Sluice reads. */
+    public int supportedVersion() {
+        return supported;
     }
 }
