@@ -132,17 +132,8 @@ final class BatchLog<T> {
      */
     Optional<T> get(long batchId) {
         Path file = fileFor(batchId);
-        byte[] bytes;
-        try {
-            bytes = MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (MetadataLogFiles.NotALogFileException e) {
-            throw CorruptCheckpointException.badFile(file, e.problem(), advise(batchId), null);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read checkpoint file " + file + ": " + e.getMessage(), e);
-        }
-        return Optional.of(decode(batchId, file, bytes));
+        return FileFormat.read(file, problem -> CorruptCheckpointException.badFile(file, problem, advise(batchId),
+                null)).map(bytes -> decode(batchId, file, bytes));
     }
 
     /**

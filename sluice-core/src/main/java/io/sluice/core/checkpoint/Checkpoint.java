@@ -99,13 +99,18 @@ public final class Checkpoint implements AutoCloseable {
         if (i < 0) {
             throw new IllegalArgumentException("A source index must be >= 0, was " + i);
         }
-        Path dir = path.resolve("sources").resolve(Integer.toString(i));
+        Path dir = sourceDirOf(path, i);
         try {
             DurableFiles.createDirectories(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot create source folder " + dir + ": " + e.getMessage(), e);
         }
         return dir;
+    }
+
+    /** {@code <root>/sources/<i>}: the one place that names a source's folder. */
+    static Path sourceDirOf(Path root, int i) {
+        return root.resolve("sources").resolve(Integer.toString(i));
     }
 
     /**

@@ -2,7 +2,14 @@ package io.sluice.core.checkpoint;
 
 import io.sluice.core.json.Json;
 
+import io.sluice.api.io.MetadataLogFiles;
+
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Function;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -64,6 +71,23 @@ final class FileFormat {
             text = text.substring(0, text.length() - 1);
         }
         return Arrays.asList(text.split("\n", -1));
+    }
+
+    /**
+     * A checkpoint file's bytes (at most {@link MetadataLogFiles#MAX_READ_BYTES}); empty when it does not exist. A
+     * path that cannot be a checkpoint file (a folder, a device, too big) is corrupt: {@code corrupt} turns the
+     * problem clause into the exception thrown. Other I/O failures are {@link UncheckedIOException}s naming it.
+     */
+    static Optional<byte[]> read(Path file, Function<String, CorruptCheckpointException> corrupt) {
+        try {
+            return Optional.of(MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (MetadataLogFiles.NotALogFileException e) {
+            throw corrupt.apply(e.problem());
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read checkpoint file " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** Lines joined by {@code \n}, no trailing newline, UTF-8. */

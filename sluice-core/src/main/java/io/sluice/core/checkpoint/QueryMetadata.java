@@ -1,7 +1,6 @@
 package io.sluice.core.checkpoint;
 
 import io.sluice.api.io.DurableFiles;
-import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.io.IOException;
@@ -56,17 +55,7 @@ final class QueryMetadata {
      * @throws CorruptCheckpointException when the file is not a valid {@code metadata} file (or not a file)
      */
     static Optional<String> readExisting(Path file) {
-        byte[] bytes;
-        try {
-            bytes = MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES);
-        } catch (NoSuchFileException e) {
-            return Optional.empty();
-        } catch (MetadataLogFiles.NotALogFileException e) {
-            throw bad(file, e.problem(), null);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read checkpoint file " + file + ": " + e.getMessage(), e);
-        }
-        return Optional.of(read(file, bytes));
+        return FileFormat.read(file, problem -> bad(file, problem, null)).map(bytes -> read(file, bytes));
     }
 
     static String json(String id) {

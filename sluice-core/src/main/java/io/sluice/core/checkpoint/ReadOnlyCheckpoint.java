@@ -108,6 +108,6 @@ public final class ReadOnlyCheckpoint {
 
     /** Source {@code i}'s private folder {@code sources/<i>/} (which may not exist). */
     public Path sourceDir(int i) {
-        return path.resolve("sources").resolve(Integer.toString(i));
+        return Checkpoint.sourceDirOf(path, i);
     }
 }
