@@ -21,7 +21,10 @@ public interface BatchWriter {
 
     /**
      * The batch failed; undo what can be undone. Called at most once: instead of {@link #commit} when a partition
-     * failed, or after it when {@code commit} itself threw.
+     * failed, or after it when {@code commit} itself threw. Called only once every partition's reader has returned
+     * (the engine cancels and waits for them first), so no partition writer is in use; the one exception is a
+     * reader that ignored the engine's interrupt for longer than the stop grace period (warned about): a call it
+     * was making may still be running, but it makes no further call.
      */
     default void abort(Throwable cause) {
     }

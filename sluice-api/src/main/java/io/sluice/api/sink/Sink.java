@@ -36,7 +36,10 @@ public interface Sink extends AutoCloseable {
         return getClass().getSimpleName();
     }
 
-    /** Releases resources at the end of the run. Called once. */
+    /**
+     * Releases resources at the end of the run. Called once, after the last batch's readers have returned (see
+     * {@link BatchWriter#abort} for a reader that ignored the engine's interrupt).
+     */
     @Override
     default void close() throws Exception {
     }
