@@ -90,7 +90,11 @@ public interface MicroBatchStream {
     default void commit(Offset end) {
     }
 
-    /** The run is over: release every resource. Called exactly once, also after a failure. */
+    /**
+     * The run is over: release every resource. Called exactly once, also after a failure, and only after every
+     * reader of the stream's last batch has returned, except one that ignored the engine's interrupt for longer than
+     * the stop grace period (named in a warning): nothing such a reader returns afterwards is used.
+     */
     void stop();
 
     /**
