@@ -113,6 +113,28 @@ class CheckpointShowTest {
                 .isEqualTo("cannot read offsets/3: line 1 should be the version \"v1\" but is \"garbage\"");
     }
 
+    /**
+     * The files are read with the engine's own readers (CheckpointView): what a query would refuse to start from
+     * is shown as that batch's problem, in the engine's words, not printed as if it were an offset.
+     */
+    @Test
+    void aBatchTheEngineWouldRefuseIsShownWithTheEnginesReason() throws IOException {
+        runThreeBatches();
+        Files.writeString(chk().resolve("offsets/3"), "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1,"
+                + "\"conf\":{}}\n{\"offset\":20,");
+        Files.writeString(chk().resolve("offsets/4"), "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":\"x\"}"
+                + "\n{\"offset\":25}");
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).endsWith("Batch 3: not committed\n"
+                + "  cannot read offsets/3: line 3 (the offset of source 0) is not valid JSON\n"
+                + "Batch 4: not committed\n"
+                + "  cannot read offsets/4: line 2: \"batchTimestampMs\" is not a whole number\n"
+                + "Batch a restart re-runs: 4\n");
+    }
+
     /** A file source's checkpoint as Spark writes it: log ids 0..2 compacted into 2.compact, log id 3 plain. */
     private void fileSourceCheckpoint() throws IOException {
         Path c = Files.createDirectories(chk());
