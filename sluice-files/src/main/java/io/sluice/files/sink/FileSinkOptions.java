@@ -2,6 +2,7 @@ package io.sluice.files.sink;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.files.format.FileFormat;
 import io.sluice.api.io.LocalPaths;
 
 import java.nio.charset.Charset;
@@ -27,7 +28,9 @@ final class FileSinkOptions {
     static final long DEFAULT_CLEANUP_DELAY_MS = 10 * 60_000L;
     static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
 
-    final Format format;
+    final FileFormat format;
+    /** The format's file sink side. */
+    final FileFormat.Writing writing;
     /** The path as the user gave it (for the sink's description, as Spark's {@code FileSink[path]}). */
     final String pathOption;
     final Path outputDir;
@@ -51,8 +54,10 @@ final class FileSinkOptions {
                boolean ignoreTrailingWhiteSpace) {
     }
 
-    private FileSinkOptions(Format format, Options o) {
+    private FileSinkOptions(FileFormat format, Options o) {
         this.format = format;
+        this.writing = format.writing().orElseThrow(() -> new IllegalArgumentException("The file sink cannot "
+                + "write format " + format.name()));
         this.pathOption = o.get("path").filter(p -> !p.isBlank()).orElseThrow(() ->
                 new InvalidOptionException("path", null, "'path' is not specified", true));
         this.outputDir = toPath(pathOption);
@@ -81,10 +86,11 @@ final class FileSinkOptions {
         this.lineSep = o.get("lineSep").map(FileSinkOptions::lineSep).orElse("\n");
         o.get("encoding").or(() -> o.get("charset")).ifPresent(FileSinkOptions::utf8Only);
         this.ignoreNullFields = o.getBoolean("ignoreNullFields", true);
-        this.csv = format == Format.CSV ? csv(o) : null;
+        // The CSV writer's settings are the sink's (CsvEncoders): checked here, with the other options.
+        this.csv = format.name().equals("csv") ? csv(o) : null;
     }
 
-    static FileSinkOptions parse(Format format, Options options) {
+    static FileSinkOptions parse(FileFormat format, Options options) {
         return new FileSinkOptions(format, options);
     }
 
