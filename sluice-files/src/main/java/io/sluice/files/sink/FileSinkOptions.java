@@ -46,7 +46,8 @@ final class FileSinkOptions {
     final String timestampFormat;
     final String lineSep;
     final boolean ignoreNullFields;
-    final Csv csv;
+    /** The options as given, for the format's encoder's own settings ({@link #csvSettings}). */
+    final Options raw;
 
     /** CSV writing settings, Spark's defaults (which are univocity's writer settings as Spark sets them). */
     record Csv(boolean header, char sep, char quote, char escape, char escapeEscape, boolean quoteAll,
@@ -86,15 +87,17 @@ final class FileSinkOptions {
         this.lineSep = o.get("lineSep").map(FileSinkOptions::lineSep).orElse("\n");
         o.get("encoding").or(() -> o.get("charset")).ifPresent(FileSinkOptions::utf8Only);
         this.ignoreNullFields = o.getBoolean("ignoreNullFields", true);
-        // The CSV writer's settings are the sink's (CsvEncoders): checked here, with the other options.
-        this.csv = format.name().equals("csv") ? csv(o) : null;
+        this.raw = o;
+        // The format's encoder's own settings are checked here too, so that validate() refuses them.
+        SinkEncoders.checkOptions(format, o);
     }
 
     static FileSinkOptions parse(FileFormat format, Options options) {
         return new FileSinkOptions(format, options);
     }
 
-    private static Csv csv(Options o) {
+    /** The CSV writer's settings ({@link CsvEncoders}), checked with Spark's messages. */
+    static Csv csvSettings(Options o) {
         char sep = delimiter(o.get("sep").or(() -> o.get("delimiter")).orElse(","),
                 o.contains("sep") ? "sep" : "delimiter");
         char quote = oneChar(o, "quote", '"');
