@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * One file format of the file connector (json, csv, text): its name, its options, how it reads files and infers
  * a schema, and how the file sink writes it. Each format is one implementation, registered in
- * {@link FileFormats#ALL}; the file source and the file sink dispatch through it and never on the format's name.
+ * {@link FileFormats#ALL}; the file source and the file sink dispatch through it, never switching on the format's
+ * name (only the file sink's encoders, which live in its package, are registered there by name).
  * (Not to be confused with the checkpoint's {@code io.sluice.core.checkpoint.FileFormat}, the engine's own log
  * file layout.) Implementations are stateless and thread-safe.
  */
