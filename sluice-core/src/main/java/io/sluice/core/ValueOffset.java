@@ -2,7 +2,6 @@ package io.sluice.core;
 
 import java.util.Optional;
 import io.sluice.api.Offset;
-import io.sluice.api.datasource.OffsetJson;
 import io.sluice.api.datasource.SourceContractException;
 import io.sluice.api.source.InputPartition;
 

@@ -9,13 +9,9 @@ import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.PartitionReader;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.source.SupportsTriggerAvailableNow;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InterruptException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,26 +24,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Kafka source's stream, following Spark's KafkaMicroBatchStream: offsets per partition, latest offsets from an
- * Admin client, admission control (maxOffsetsPerTrigger prorated by backlog, minOffsetsPerTrigger with
- * maxTriggerDelay), availableNow with a target fixed once, data-loss checks, and pooled assigned consumers.
+ * Admin client, admission control ({@link KafkaAdmission}, pure: maxOffsetsPerTrigger prorated by backlog,
+ * minOffsetsPerTrigger with maxTriggerDelay), availableNow with a target fixed once, data-loss checks, pooled
+ * assigned consumers, and the source's metrics ({@link KafkaRetentionMetrics}).
  */
 final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaMicroBatchStream.class);
     private static final String INITIAL_OFFSETS_FILE = "0";
-    private static final long RETENTION_CONFIG_REFRESH_MS = 5 * 60_000L;
-    /** Log sizes for minRetentionBytesLeft are asked for at most this often (one describeLogDirs on the leaders). */
-    static final long LOG_SIZE_REFRESH_MS = 60_000L;
     private final KafkaSourceOptions options;
     private final StartSpec startSpec;
     private final StartSpec endSpec;
@@ -58,16 +50,11 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     private final ConsumerPool pool;
     private final DataLoss dataLoss;
     private final String executorGroupId;
-    /** First unread record seen by a reader past its range end: offset and timestamp, for the retention metric. */
-    private final Map<TopicPartition, long[]> firstUnread = new ConcurrentHashMap<>();
+    private final KafkaRetentionMetrics metrics;
     private Map<TopicPartition, Long> latestSeen;
     private Map<TopicPartition, Long> availableNowTarget;
     private boolean availableNow;
     private long lastTriggerMillis;
-    private Map<String, Retention> retention = Map.of();
-    private long retentionFetchedAt = Long.MIN_VALUE;
-    private Map<TopicPartition, LogSize> logSizes = Map.of();
-    private long logSizesFetchedAt = Long.MIN_VALUE;
     private PartitionOffsets initial;
 
     KafkaMicroBatchStream(KafkaSourceOptions options, StartSpec startSpec, StartSpec endSpec, StreamContext ctx) {
@@ -81,6 +68,7 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         String unique = options.groupIdPrefix() + "-" + UUID.randomUUID() + "-" + ctx.metadataPath().hashCode();
         this.executorGroupId = options.customGroupId().orElse(unique + "-executor");
         this.reader = new KafkaOffsetReader(options);
+        this.metrics = new KafkaRetentionMetrics(reader, clock, dataLoss);
         this.pool = new ConsumerPool(consumerParams(options, executorGroupId), options.consumerPoolCapacity(),
                 options.consumerPoolIdleTimeoutMs(), clock);
     }
@@ -261,73 +249,10 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
             latest = reader.latest(reader.partitions());
         }
         latestSeen = latest;
-        List<ReadLimit> limits = limit instanceof ReadLimit.Composite c ? c.limits() : List.of(limit);
-        if (limits.stream().anyMatch(l -> l instanceof ReadLimit.AllAvailable)) {
-            return new PartitionOffsets(latest);
-        }
-        Optional<ReadLimit.MinRows> lower = limits.stream().filter(ReadLimit.MinRows.class::isInstance)
-                .map(ReadLimit.MinRows.class::cast).findFirst();
-        Optional<ReadLimit.MaxRows> upper = limits.stream().filter(ReadLimit.MaxRows.class::isInstance)
-                .map(ReadLimit.MaxRows.class::cast).findFirst();
-        // availableNow drains what is there: waiting for more would never end.
-        if (lower.isPresent() && !availableNow && delayBatch(lower.get(), latest, from)) {
-            return start;
-        }
-        if (upper.isPresent()) {
-            return new PartitionOffsets(rateLimit(upper.get().rows(), from, latest));
-        }
-        return new PartitionOffsets(latest);
-    }
-
-    private boolean delayBatch(ReadLimit.MinRows min, Map<TopicPartition, Long> latest,
-                               Map<TopicPartition, Long> from) {
-        long now = clock.millis();
-        if (now - lastTriggerMillis >= min.maxTriggerDelayMs()) {
-            lastTriggerMillis = now;
-            return false;
-        }
-        long newRecords = 0;
-        for (var e : latest.entrySet()) {
-            newRecords += e.getValue() - from.getOrDefault(e.getKey(), 0L);
-        }
-        if (newRecords < min.rows()) {
-            return true;
-        }
-        lastTriggerMillis = now;
-        return false;
-    }
-
-    /** Spark's rateLimit: the limit shared in proportion to each partition's backlog. */
-    private Map<TopicPartition, Long> rateLimit(long limit, Map<TopicPartition, Long> from,
-                                                Map<TopicPartition, Long> until) {
-        Set<TopicPartition> newOnes = new HashSet<>(until.keySet());
-        newOnes.removeAll(from.keySet());
-        Map<TopicPartition, Long> fromNew = newOnes.isEmpty() ? Map.of() : reader.earliest(newOnes);
-        Map<TopicPartition, Long> sizes = new HashMap<>();
-        until.forEach((tp, end) -> {
-            Long begin = from.containsKey(tp) ? from.get(tp) : fromNew.get(tp);
-            if (begin != null && end - begin > 0) {
-                sizes.put(tp, end - begin);
-            }
-        });
-        double total = sizes.values().stream().mapToLong(Long::longValue).sum();
-        if (total < 1) {
-            return until;
-        }
-        Map<TopicPartition, Long> out = PartitionOffsets.newMap();
-        until.forEach((tp, end) -> {
-            Long size = sizes.get(tp);
-            if (size == null) {
-                out.put(tp, end);
-                return;
-            }
-            long begin = from.containsKey(tp) ? from.get(tp) : fromNew.get(tp);
-            double prorate = limit * (size / total);
-            long prorateLong = (long) (prorate < 1 ? Math.ceil(prorate) : Math.floor(prorate));
-            long off = prorateLong > Long.MAX_VALUE - begin ? Long.MAX_VALUE : begin + prorateLong;
-            out.put(tp, Math.min(end, off));
-        });
-        return out;
+        KafkaAdmission.Decision d = KafkaAdmission.next(from, latest, limit, availableNow, clock.millis(),
+                lastTriggerMillis, reader::earliest);
+        lastTriggerMillis = d.lastTriggerMillis();
+        return d.end() == null ? start : new PartitionOffsets(d.end());
     }
 
     @Override
@@ -381,7 +306,7 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     @Override
     public PartitionReader createReader(InputPartition partition) {
         return new KafkaPartitionReader((KafkaInputPartition) partition, pool, dataLoss, options.pollTimeoutMs(),
-                options.includeHeaders(), executorGroupId, firstUnread, clock);
+                options.includeHeaders(), executorGroupId, metrics.firstUnread(), clock);
     }
 
     @Override
@@ -404,158 +329,8 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
 
     @Override
     public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
-        if (latestConsumedOffset.isEmpty() || latestSeen == null) {
-            return dataLossOnly();
-        }
-        Map<TopicPartition, Long> consumed = ((PartitionOffsets) toOffsets(latestConsumedOffset.get())).offsets();
-        long min = Long.MAX_VALUE;
-        long max = Long.MIN_VALUE;
-        long sum = 0;
-        int n = 0;
-        for (var e : latestSeen.entrySet()) {
-            long behind = e.getValue() - consumed.getOrDefault(e.getKey(), 0L);
-            min = Math.min(min, behind);
-            max = Math.max(max, behind);
-            sum += behind;
-            n++;
-        }
-        if (n == 0) {
-            return dataLossOnly();
-        }
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("minOffsetsBehindLatest", Long.toString(min));
-        m.put("maxOffsetsBehindLatest", Long.toString(max));
-        m.put("avgOffsetsBehindLatest", Double.toString((double) sum / n));
-        retentionMetric(consumed).ifPresent(v -> m.put("minRetentionMsLeft", Long.toString(v)));
-        retentionBytesMetric(consumed).ifPresent(v -> m.put("minRetentionBytesLeft", Long.toString(v)));
-        if (dataLoss.count() > 0) {
-            m.put("dataLoss", Long.toString(dataLoss.count()));
-        }
-        return m;
-    }
-
-    private Map<String, String> dataLossOnly() {
-        return dataLoss.count() > 0 ? Map.of("dataLoss", Long.toString(dataLoss.count())) : Map.of();
-    }
-
-    /**
-     * How long until retention.ms deletes the oldest unread record, for partitions with a backlog whose first unread
-     * record a reader has already seen (it fetches past its range end): retention.ms minus that record's age.
-     * Negative means it is overdue: only the segment roll and the cleaner's interval still keep it.
-     */
-    private Optional<Long> retentionMetric(Map<TopicPartition, Long> consumed) {
-        Long best = null;
-        for (var e : latestSeen.entrySet()) {
-            TopicPartition tp = e.getKey();
-            Long c = consumed.get(tp);
-            long[] seen = firstUnread.get(tp);
-            if (c == null || e.getValue() <= c || seen == null || seen[0] != c) {
-                continue;
-            }
-            Retention r = retention(tp.topic());
-            if (r == null || r.ms() < 0) {
-                continue;
-            }
-            long left = r.ms() - (clock.millis() - seen[1]);
-            best = best == null ? left : Math.min(best, left);
-        }
-        return Optional.ofNullable(best);
-    }
-
-    /**
-     * How many more bytes the partition can take before size retention may delete its oldest unread record, over
-     * partitions with a backlog whose topic sets retention.bytes: retention.bytes minus the bytes the partition holds
-     * from that record on. Those bytes are estimated from the leader's log size in proportion to offsets (records of
-     * one partition are taken as equally large), from sizes at most {@link #LOG_SIZE_REFRESH_MS} old. Retention
-     * deletes whole segments, so the real deletion comes later than this says, never earlier (for equal records).
-     * Negative means the record may be deleted at the next retention check.
-     */
-    private Optional<Long> retentionBytesMetric(Map<TopicPartition, Long> consumed) {
-        List<TopicPartition> backlog = new ArrayList<>();
-        for (var e : latestSeen.entrySet()) {
-            Long c = consumed.get(e.getKey());
-            Retention r = c == null || e.getValue() <= c ? null : retention(e.getKey().topic());
-            if (r != null && r.bytes() >= 0) {
-                backlog.add(e.getKey());
-            }
-        }
-        if (backlog.isEmpty()) {
-            return Optional.empty();
-        }
-        long now = clock.millis();
-        if (!logSizes.keySet().containsAll(backlog) || now - logSizesFetchedAt >= LOG_SIZE_REFRESH_MS) {
-            try {
-                Map<TopicPartition, Long> sizes = reader.sizes(backlog);
-                Map<TopicPartition, Long> start = reader.earliest(sizes.keySet());
-                Map<TopicPartition, Long> end = reader.latest(sizes.keySet());
-                Map<TopicPartition, LogSize> fetched = new HashMap<>();
-                sizes.forEach((tp, size) -> {
-                    if (start.containsKey(tp) && end.containsKey(tp)) {
-                        fetched.put(tp, new LogSize(size, start.get(tp), end.get(tp)));
-                    }
-                });
-                logSizes = fetched;
-                logSizesFetchedAt = now;
-            } catch (InterruptException e) {
-                throw e;
-            } catch (Exception e) {
-                LOG.debug("Could not read log sizes", e);
-                return Optional.empty();
-            }
-        }
-        Long best = null;
-        for (TopicPartition tp : backlog) {
-            LogSize size = logSizes.get(tp);
-            if (size == null) {
-                continue;
-            }
-            long left = retention(tp.topic()).bytes() - size.bytesFrom(consumed.get(tp));
-            best = best == null ? left : Math.min(best, left);
-        }
-        return Optional.ofNullable(best);
-    }
-
-    /** A partition's log size on its leader and the offsets it spanned when the size was read. */
-    private record LogSize(long bytes, long start, long end) {
-        /** The bytes from {@code offset} to the end, in proportion to offsets. */
-        long bytesFrom(long offset) {
-            if (end <= start) {
-                return 0;
-            }
-            long from = Math.max(start, Math.min(end, offset));
-            return (long) Math.ceil((double) bytes * (end - from) / (end - start));
-        }
-    }
-
-    /** A topic's retention.ms and retention.bytes (-1: unlimited). */
-    private record Retention(long ms, long bytes) {
-    }
-
-    private Retention retention(String topic) {
-        long now = clock.millis();
-        if (!retention.containsKey(topic) || now - retentionFetchedAt >= RETENTION_CONFIG_REFRESH_MS) {
-            Set<String> topics = new TreeSet<>();
-            latestSeen.keySet().forEach(tp -> topics.add(tp.topic()));
-            Map<String, Retention> fetched = new HashMap<>();
-            try {
-                Map<ConfigResource, Config> configs = reader.topicConfigs(topics);
-                configs.forEach((r, cfg) -> fetched.put(r.name(), new Retention(
-                        longConfig(cfg, TopicConfig.RETENTION_MS_CONFIG), longConfig(cfg, TopicConfig.RETENTION_BYTES_CONFIG))));
-            } catch (InterruptException e) {
-                throw e;
-            } catch (Exception e) {
-                LOG.debug("Could not read the retention settings", e);
-                return null;
-            }
-            retention = fetched;
-            retentionFetchedAt = now;
-        }
-        return retention.get(topic);
-    }
-
-    private static long longConfig(Config cfg, String key) {
-        ConfigEntry entry = cfg.get(key);
-        return entry == null || entry.value() == null ? -1 : Long.parseLong(entry.value());
+        return metrics.metrics(latestSeen,
+                latestConsumedOffset.map(o -> ((PartitionOffsets) toOffsets(o)).offsets()));
     }
 
     private Offset toOffsets(Offset o) {

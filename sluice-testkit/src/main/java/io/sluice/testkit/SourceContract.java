@@ -5,7 +5,7 @@ import io.sluice.api.Options;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
 import io.sluice.api.datasource.DataSource;
-import io.sluice.api.datasource.OffsetJson;
+import io.sluice.core.OffsetJson;
 import io.sluice.api.io.DurableFiles;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;

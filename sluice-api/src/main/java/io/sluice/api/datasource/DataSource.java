@@ -7,8 +7,8 @@ import io.sluice.api.types.StructType;
 /**
  * A custom source written against the high-level API, the Java twin of PySpark's {@code DataSource}: a name, a
  * schema and a reader. Simpler than the low-level {@link io.sluice.api.source.SourceProvider}: offsets are plain
- * values (records, maps, numbers...) that the engine writes to the offset log as JSON ({@link OffsetJson}), and a
- * partition's rows are an iterator.
+ * values (records, maps, numbers...) that the engine writes to the offset log as JSON (the rules:
+ * {@link DataSourceStreamReader}), and a partition's rows are an iterator.
  *
  * <p>Register it with {@code Sluice.registerDataSource(new MySource())}, or list the class in
  * {@code META-INF/services/io.sluice.api.datasource.DataSource} (public no-argument constructor) so a jar on the

@@ -10,9 +10,14 @@ import java.util.List;
 /**
  * Reads a stream in ranges of offsets, the Java twin of PySpark's {@code DataSourceStreamReader}.
  *
- * <p>{@code O} is the offset: any JSON value ({@link OffsetJson}) such as a record {@code record SeqOffset(long seq)}
- * or a {@code Map<String, Object>}. The engine writes its JSON to the offset log and compares offsets only by that
- * JSON. An offset must be a <em>durable, ordered position</em>: the same range {@code (start, end]} must give the
+ * <p>{@code O} is the offset: any JSON value such as a record {@code record SeqOffset(long seq)} or a
+ * {@code Map<String, Object>}. A JSON value is {@code null}; a {@link String}; a {@link Boolean}; a finite
+ * {@link Number}; an enum (written as its name); a {@link java.util.List}; a {@link java.util.Map} with String keys
+ * (written with its keys sorted); or a record (an object of its components in declaration order, read back
+ * through its canonical constructor), nested freely; anything else (an {@code Instant}, a Set, a NaN) is refused.
+ * The engine writes its JSON to the offset log (sluice-core's {@code io.sluice.core.OffsetJson}), reads it back as
+ * {@link #offsetType()}, and compares offsets only by that JSON. An offset must be a <em>durable, ordered
+ * position</em>: the same range {@code (start, end]} must give the
  * same rows whenever it is read again, also by a new reader after a restart, until {@link #commit} released it.
  *
  * <p>Calls come from the query thread in this order per batch: {@link #initialOffset()} (only for a new query),

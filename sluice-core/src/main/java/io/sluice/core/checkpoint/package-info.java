@@ -5,5 +5,9 @@
  * <p>The files are byte-for-byte those Spark 4.x writes, so a Spark user can read them with the same eyes (and a
  * Spark checkpoint's logs can be read by Sluice). Beyond Spark, every write is fsynced (file and folder) before it
  * counts, and a checkpoint is locked against a second running query. Start at {@link io.sluice.core.checkpoint.Checkpoint}.
+ *
+ * <p>Internal: not part of Sluice's API. No module but sluice-core may use it (sluice-docs-tests'
+ * {@code ModuleBoundariesTest} fails the build otherwise); the layout on disk is the contract, documented in
+ * docs/engine.md.
  */
 package io.sluice.core.checkpoint;

@@ -1,6 +1,6 @@
 package io.sluice.examples.changes;
 
-import io.sluice.api.datasource.OffsetJson;
+import io.sluice.core.OffsetJson;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package io.sluice.examples.changes;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.sluice.api.datasource.OffsetJson;
+import io.sluice.core.OffsetJson;
 
 import java.io.IOException;
 import java.io.OutputStream;

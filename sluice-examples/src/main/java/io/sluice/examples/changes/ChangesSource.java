@@ -6,7 +6,7 @@ import io.sluice.api.Options;
 import io.sluice.api.Row;
 import io.sluice.api.datasource.DataSource;
 import io.sluice.api.datasource.DataSourceContext;
-import io.sluice.api.datasource.OffsetJson;
+import io.sluice.core.OffsetJson;
 import io.sluice.api.datasource.ReadResult;
 import io.sluice.api.datasource.SimpleDataSourceStreamReader;
 import io.sluice.api.io.DurableFiles;

@@ -9,7 +9,7 @@ import io.sluice.api.Row;
 import io.sluice.api.datasource.DataSource;
 import io.sluice.api.datasource.DataSourceContext;
 import io.sluice.api.datasource.DataSourceStreamReader;
-import io.sluice.api.datasource.OffsetJson;
+import io.sluice.core.OffsetJson;
 import io.sluice.api.datasource.SupportsAvailableNow;
 import io.sluice.api.source.InputPartition;
 

@@ -3,9 +3,6 @@ package io.sluice.files.format;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
-import io.sluice.api.types.ArrayType;
-import io.sluice.api.types.DataType;
-import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 
@@ -14,20 +11,48 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The file formats the file source reads: {@code json} (JSON lines; multiLine), {@code csv}, {@code text}, with
  * Spark's options, parse modes and value rules (docs/sources/file-formats.md lists them all).
- * Entry points used by the file source; the parsing itself lives in package-private classes. Format names are
+ * Entry points used by the file source, each dispatching to the format's {@link FileFormat} (one per format,
+ * registered in {@link #ALL}); the parsing itself lives in package-private classes. Format names are
  * matched case-insensitively; option keys are case-insensitive and options of other layers are ignored.
  */
 public final class FileFormats {
+    /** Every format, one {@link FileFormat} each: the one place a new format is registered. */
+    public static final List<FileFormat> ALL = List.of(new JsonFileFormat(), new CsvFileFormat(),
+            new TextFileFormat());
     /** The format names, lower case. */
-    public static final Set<String> NAMES = Set.of("json", "csv", "text");
+    public static final Set<String> NAMES = ALL.stream().map(FileFormat::name)
+            .collect(Collectors.toUnmodifiableSet());
+    private static final Map<String, FileFormat> BY_NAME = ALL.stream()
+            .collect(Collectors.toUnmodifiableMap(FileFormat::name, f -> f));
 
     private FileFormats() {
+    }
+
+    /**
+     * The format of this name (case-insensitive).
+     *
+     * @throws IllegalArgumentException for an unknown format, naming the accepted ones
+     */
+    public static FileFormat named(String format) {
+        FileFormat f = BY_NAME.get(format == null ? "" : format.toLowerCase(Locale.ROOT));
+        if (f == null) {
+            throw new IllegalArgumentException("Unknown file format '" + format + "': " + accepted() + " is accepted");
+        }
+        return f;
+    }
+
+    /** "json, csv or text": the names in registration order. */
+    private static String accepted() {
+        List<String> names = ALL.stream().map(FileFormat::name).toList();
+        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.get(names.size() - 1);
     }
 
     /**
@@ -36,11 +61,7 @@ public final class FileFormats {
      * @throws IllegalArgumentException for an unknown format
      */
     public static OptionSet options(String format) {
-        return switch (name(format)) {
-            case "json" -> FormatOptions.JSON;
-            case "csv" -> FormatOptions.CSV;
-            default -> FormatOptions.TEXT;
-        };
+        return named(format).readOptions();
     }
 
     /**
@@ -48,7 +69,7 @@ public final class FileFormats {
      * user must give one.
      */
     public static Optional<StructType> fixedSchema(String format, Options options) {
-        return name(format).equals("text") ? Optional.of(TextFormat.SCHEMA) : Optional.empty();
+        return named(format).fixedSchema(options);
     }
 
     /**
@@ -60,32 +81,14 @@ public final class FileFormats {
      * @throws IllegalArgumentException for an unknown format or a schema the format cannot read
      */
     public static void validate(String format, Options options, StructType dataSchema) {
-        switch (name(format)) {
-            case "json" -> {
-                JsonSettings s = JsonSettings.of(options);
-                checkJsonTypes(dataSchema);
-                OptionValues.corruptIndex(dataSchema, s.corruptColumn);
-            }
-            case "csv" -> {
-                CsvSettings s = CsvSettings.of(options);
-                checkCsvTypes(dataSchema);
-                OptionValues.corruptIndex(dataSchema, s.corruptColumn);
-            }
-            default -> {
-                new TextFormat(options);
-                TextFormat.verifySchema(dataSchema);
-            }
-        }
+        named(format).validate(options, dataSchema);
     }
 
     /** A reader for files of this format into rows of {@code dataSchema}. Validates first. */
     public static FileFormatReader reader(String format, Options options, StructType dataSchema) {
-        validate(format, options, dataSchema);
-        return switch (name(format)) {
-            case "json" -> new JsonFormat(JsonSettings.of(options), dataSchema);
-            case "csv" -> new CsvFormat(CsvSettings.of(options), dataSchema);
-            default -> new TextFormat(options);
-        };
+        FileFormat f = named(format);
+        f.validate(options, dataSchema);
+        return f.reader(options, dataSchema);
     }
 
     /**
@@ -99,56 +102,18 @@ public final class FileFormats {
      * @throws IllegalArgumentException in FAILFAST mode, on a malformed JSON record
      */
     public static StructType infer(String format, Options options, List<Path> sampleFiles) {
+        FileFormat f = named(format);
         try {
-            return switch (name(format)) {
-                case "json" -> JsonInference.infer(JsonSettings.of(options), sampleFiles);
-                case "csv" -> CsvInference.infer(CsvSettings.of(options), options.get("dateFormat").orElse(null),
-                        sampleFiles);
-                default -> TextFormat.SCHEMA;
-            };
+            return f.infer(options, sampleFiles);
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot infer the schema: " + e.getMessage(), e);
         }
     }
 
-    private static String name(String format) {
-        String n = format == null ? "" : format.toLowerCase(Locale.ROOT);
-        if (!NAMES.contains(n)) {
-            throw new IllegalArgumentException("Unknown file format '" + format + "': json, csv or text is accepted");
-        }
-        return n;
-    }
-
-    private static void checkCsvTypes(StructType schema) {
-        for (StructField f : schema.fields()) {
-            DataType t = f.dataType();
-            if (t instanceof StructType || t instanceof ArrayType || t instanceof MapType) {
-                throw new IllegalArgumentException("The CSV datasource doesn't support the column `" + f.name()
-                        + "` of the type \"" + t.sql() + "\".");
-            }
-        }
-    }
-
-    private static void checkJsonTypes(StructType schema) {
-        for (StructField f : schema.fields()) {
-            if (!jsonReadable(f.dataType())) {
-                throw new IllegalArgumentException("The JSON datasource doesn't support the column `" + f.name()
-                        + "` of the type \"" + f.dataType().sql() + "\": JSON object keys are strings, so a map "
-                        + "column needs string keys.");
-            }
-        }
-    }
-
-    private static boolean jsonReadable(DataType t) {
-        if (t instanceof MapType m) {
-            return m.keyType() == DataType.stringType() && jsonReadable(m.valueType());
-        }
-        if (t instanceof ArrayType a) {
-            return jsonReadable(a.elementType());
-        }
-        if (t instanceof StructType s) {
-            return s.fields().stream().allMatch(f -> jsonReadable(f.dataType()));
-        }
-        return true;
+    /** Spark's message for a column a format cannot write; {@code displayName} as Spark names it ("CSV"). */
+    static IllegalArgumentException cannotWrite(String displayName, StructField f) {
+        return new IllegalArgumentException("[UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE] The " + displayName
+                + " datasource doesn't support the column `" + f.name().replace("`", "``") + "` of the type \""
+                + f.dataType().sql() + "\".");
     }
 }

@@ -11,7 +11,7 @@ import static io.sluice.api.OptionDef.string;
 
 /**
  * The reading options of each format, declared once for the engine's name checks and the docs' option tables
- * (docs/sources/file-formats.md). The values are parsed and checked with Spark's messages by {@link JsonSettings},
+ * (docs/sources/file-formats.md), and the file sink's options of each format (docs/sinks/file.md). The values are parsed and checked with Spark's messages by {@link JsonSettings},
  * {@link CsvSettings}, {@link TextFormat} and {@link OptionValues}.
  */
 final class FormatOptions {
@@ -83,6 +83,26 @@ final class FormatOptions {
     static final OptionSet TEXT = OptionSet.of(
             bool("wholetext", false, "one row per file with all of it"),
             string("lineSep", "the line separator").withDefaultText(LINE_ENDINGS));
+
+    /** The file sink's json options besides its own (docs/sinks/file.md). */
+    static final OptionSet JSON_WRITE = OptionSet.of(
+            bool("ignoreNullFields", true, "leave out fields whose value is null"));
+
+    /** The file sink's csv options besides its own (docs/sinks/file.md). */
+    static final OptionSet CSV_WRITE = OptionSet.of(
+            bool("header", false, "each file starts with the column names"),
+            string("sep", "the field separator").withDefault(","),
+            string("delimiter", "alias of sep").withDefault(","),
+            string("quote", "the quote character").withDefault("\""),
+            string("escape", "put before a quote inside a quoted value").withDefault("\\"),
+            string("charToEscapeQuoteEscaping", "put before an escape character inside a quoted value")
+                    .withDefaultText("the escape character"),
+            bool("quoteAll", false, "quote every value"),
+            bool("escapeQuotes", true, "quote values containing the quote"),
+            string("nullValue", "the text written for a null").withDefault("").withDefaultText("empty"),
+            string("emptyValue", "the text written for an empty string").withDefault("\"\""),
+            bool("ignoreLeadingWhiteSpace", true, "trim leading whitespace"),
+            bool("ignoreTrailingWhiteSpace", true, "trim trailing whitespace"));
 
     private FormatOptions() {
     }

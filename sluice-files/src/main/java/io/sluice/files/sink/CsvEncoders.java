@@ -35,7 +35,7 @@ final class CsvEncoders implements RowEncoder.Factory {
     @SuppressWarnings("unchecked")
     CsvEncoders(StructType schema, int[] dataColumns, FileSinkOptions options) {
         this.columns = dataColumns;
-        this.csv = options.csv;
+        this.csv = FileSinkOptions.csvSettings(options.raw);
         this.lineSep = options.lineSep;
         DateTimeText time = new DateTimeText(options.timestampFormat, options.dateFormat, options.zone);
         this.converters = new Function[dataColumns.length];

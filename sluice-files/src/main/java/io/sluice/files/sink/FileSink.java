@@ -12,8 +12,8 @@ import io.sluice.api.sink.SinkContext;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
-import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
+import io.sluice.files.format.FileFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,7 +88,7 @@ final class FileSink implements Sink {
         this.encoders = encoders;
         this.partitionPaths = partitionPaths;
         this.partitioned = !options.partitionBy.isEmpty();
-        this.extension = options.format.extension + (options.gzip ? ".gz" : "");
+        this.extension = options.writing.extension() + (options.gzip ? ".gz" : "");
         this.queryId = context.queryId();
         DurableFiles.createDirectories(outputDir);
         this.state = new SinkState(outputDir, options.minBatchesToRetain);
@@ -107,7 +107,7 @@ final class FileSink implements Sink {
     }
 
     /** Checks the options against the schema and opens the output; every problem is thrown here, in start(). */
-    static FileSink create(Format format, SinkContext context) {
+    static FileSink create(FileFormat format, SinkContext context) {
         FileSinkOptions options = FileSinkOptions.parse(format, context.options());
         StructType schema = context.schema();
         int[] partitionColumns = resolvePartitionColumns(options, schema);
@@ -121,29 +121,8 @@ final class FileSink implements Sink {
                 dataColumns[j++] = i;
             }
         }
-        RowEncoder.Factory encoders = switch (format) {
-            case JSON -> new JsonEncoders(schema, dataColumns, options);
-            case CSV -> {
-                for (int c : dataColumns) {
-                    StructField f = schema.field(c);
-                    if (!(f.dataType() instanceof AtomicType || f.dataType() instanceof DecimalType)) {
-                        throw unsupportedType(format, f);
-                    }
-                }
-                yield new CsvEncoders(schema, dataColumns, options);
-            }
-            case TEXT -> {
-                if (dataColumns.length != 1) {
-                    throw new IllegalArgumentException("Text data source supports only a single column, and you have "
-                            + dataColumns.length + " columns.");
-                }
-                StructField f = schema.field(dataColumns[0]);
-                if (f.dataType() != AtomicType.STRING_TYPE) {
-                    throw unsupportedType(format, f);
-                }
-                yield new TextEncoders(dataColumns[0], options);
-            }
-        };
+        options.writing.checkColumns(schema, dataColumns);
+        RowEncoder.Factory encoders = SinkEncoders.of(format, schema, dataColumns, options);
         String[] names = new String[partitionColumns.length];
         DataType[] types = new DataType[partitionColumns.length];
         for (int i = 0; i < partitionColumns.length; i++) {
@@ -186,12 +165,6 @@ final class FileSink implements Sink {
                     "[ALL_PARTITION_COLUMNS_NOT_ALLOWED] Cannot use all columns for partition columns.", true);
         }
         return out;
-    }
-
-    private static IllegalArgumentException unsupportedType(Format format, StructField f) {
-        return new IllegalArgumentException("[UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE] The " + format.displayName
-                + " datasource doesn't support the column `" + f.name().replace("`", "``") + "` of the type \""
-                + f.dataType().sql() + "\".");
     }
 
     /**

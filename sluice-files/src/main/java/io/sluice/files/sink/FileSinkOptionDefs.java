@@ -2,15 +2,16 @@ package io.sluice.files.sink;
 
 import io.sluice.api.OptionDef;
 import io.sluice.api.OptionSet;
+import io.sluice.files.format.FileFormat;
 
 import java.util.List;
 
-import static io.sluice.api.OptionDef.bool;
 import static io.sluice.api.OptionDef.string;
 
 /**
  * The file sink's options, declared once per format for the engine's name checks and the docs
- * (docs/sinks/file.md); {@link FileSinkOptions} checks the values. The engine's writer options
+ * (docs/sinks/file.md): the sink's own here, each format's from its {@link FileFormat.Writing#options()};
+ * {@link FileSinkOptions} checks the values. The engine's writer options
  * ({@code checkpointLocation}, {@code minBatchesToRetain}...) are the engine's declarations.
  */
 final class FileSinkOptionDefs {
@@ -33,33 +34,11 @@ final class FileSinkOptionDefs {
             string("encoding", "the files' charset: UTF-8 only").withDefault("UTF-8"),
             string("charset", "alias of encoding").withDefault("UTF-8"));
 
-    private static final OptionSet JSON = OptionSet.of(
-            bool("ignoreNullFields", true, "leave out fields whose value is null"));
-
-    private static final OptionSet CSV = OptionSet.of(
-            bool("header", false, "each file starts with the column names"),
-            string("sep", "the field separator").withDefault(","),
-            string("delimiter", "alias of sep").withDefault(","),
-            string("quote", "the quote character").withDefault("\""),
-            string("escape", "put before a quote inside a quoted value").withDefault("\\"),
-            string("charToEscapeQuoteEscaping", "put before an escape character inside a quoted value")
-                    .withDefaultText("the escape character"),
-            bool("quoteAll", false, "quote every value"),
-            bool("escapeQuotes", true, "quote values containing the quote"),
-            string("nullValue", "the text written for a null").withDefault("").withDefaultText("empty"),
-            string("emptyValue", "the text written for an empty string").withDefault("\"\""),
-            bool("ignoreLeadingWhiteSpace", true, "trim leading whitespace"),
-            bool("ignoreTrailingWhiteSpace", true, "trim trailing whitespace"));
-
     private FileSinkOptionDefs() {
     }
 
     /** The options of the sink of this format. */
-    static OptionSet of(Format format) {
-        return switch (format) {
-            case JSON -> ALL_FORMATS.and(JSON);
-            case CSV -> ALL_FORMATS.and(CSV);
-            case TEXT -> ALL_FORMATS;
-        };
+    static OptionSet of(FileFormat format) {
+        return ALL_FORMATS.and(format.writing().map(FileFormat.Writing::options).orElse(OptionSet.none()));
     }
 }

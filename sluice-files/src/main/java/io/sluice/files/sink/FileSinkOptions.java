@@ -2,6 +2,7 @@ package io.sluice.files.sink;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.files.format.FileFormat;
 import io.sluice.api.io.LocalPaths;
 
 import java.nio.charset.Charset;
@@ -27,7 +28,9 @@ final class FileSinkOptions {
     static final long DEFAULT_CLEANUP_DELAY_MS = 10 * 60_000L;
     static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
 
-    final Format format;
+    final FileFormat format;
+    /** The format's file sink side. */
+    final FileFormat.Writing writing;
     /** The path as the user gave it (for the sink's description, as Spark's {@code FileSink[path]}). */
     final String pathOption;
     final Path outputDir;
@@ -43,7 +46,8 @@ final class FileSinkOptions {
     final String timestampFormat;
     final String lineSep;
     final boolean ignoreNullFields;
-    final Csv csv;
+    /** The options as given, for the format's encoder's own settings ({@link #csvSettings}). */
+    final Options raw;
 
     /** CSV writing settings, Spark's defaults (which are univocity's writer settings as Spark sets them). */
     record Csv(boolean header, char sep, char quote, char escape, char escapeEscape, boolean quoteAll,
@@ -51,8 +55,10 @@ final class FileSinkOptions {
                boolean ignoreTrailingWhiteSpace) {
     }
 
-    private FileSinkOptions(Format format, Options o) {
+    private FileSinkOptions(FileFormat format, Options o) {
         this.format = format;
+        this.writing = format.writing().orElseThrow(() -> new IllegalArgumentException("The file sink cannot "
+                + "write format " + format.name()));
         this.pathOption = o.get("path").filter(p -> !p.isBlank()).orElseThrow(() ->
                 new InvalidOptionException("path", null, "'path' is not specified", true));
         this.outputDir = toPath(pathOption);
@@ -81,14 +87,17 @@ final class FileSinkOptions {
         this.lineSep = o.get("lineSep").map(FileSinkOptions::lineSep).orElse("\n");
         o.get("encoding").or(() -> o.get("charset")).ifPresent(FileSinkOptions::utf8Only);
         this.ignoreNullFields = o.getBoolean("ignoreNullFields", true);
-        this.csv = format == Format.CSV ? csv(o) : null;
+        this.raw = o;
+        // The format's encoder's own settings are checked here too, so that validate() refuses them.
+        SinkEncoders.checkOptions(format, o);
     }
 
-    static FileSinkOptions parse(Format format, Options options) {
+    static FileSinkOptions parse(FileFormat format, Options options) {
         return new FileSinkOptions(format, options);
     }
 
-    private static Csv csv(Options o) {
+    /** The CSV writer's settings ({@link CsvEncoders}), checked with Spark's messages. */
+    static Csv csvSettings(Options o) {
         char sep = delimiter(o.get("sep").or(() -> o.get("delimiter")).orElse(","),
                 o.contains("sep") ? "sep" : "delimiter");
         char quote = oneChar(o, "quote", '"');

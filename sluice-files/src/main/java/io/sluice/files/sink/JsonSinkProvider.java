@@ -5,6 +5,8 @@ import io.sluice.api.Options;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
 import io.sluice.api.sink.SinkProvider;
+import io.sluice.files.format.FileFormat;
+import io.sluice.files.format.FileFormats;
 
 import java.nio.file.Path;
 import java.util.Optional;
@@ -15,6 +17,7 @@ import java.util.Optional;
  * Needs a {@code checkpointLocation}.
  */
 public final class JsonSinkProvider implements SinkProvider {
+    private static final FileFormat FORMAT = FileFormats.named("json");
 
     @Override
     public String shortName() {
@@ -23,21 +26,21 @@ public final class JsonSinkProvider implements SinkProvider {
 
     @Override
     public OptionSet options() {
-        return FileSinkOptionDefs.of(Format.JSON);
+        return FileSinkOptionDefs.of(FORMAT);
     }
 
     @Override
     public void validate(Options options) {
-        FileSinkOptions.parse(Format.JSON, options);
+        FileSinkOptions.parse(FORMAT, options);
     }
 
     @Override
     public Optional<Path> localOutputFolder(Options options) {
-        return Optional.of(FileSinkOptions.parse(Format.JSON, options).outputDir);
+        return Optional.of(FileSinkOptions.parse(FORMAT, options).outputDir);
     }
 
     @Override
     public Sink createSink(SinkContext context) {
-        return FileSink.create(Format.JSON, context);
+        return FileSink.create(FORMAT, context);
     }
 }

@@ -103,7 +103,7 @@ final class SeenFilesLog {
                     compacts.add(id.getAsLong());
                 } else if ((id = MetadataLogFiles.idWithSuffix(name, HotSnapshot.SUFFIX)).isPresent()) {
                     snapshots.add(id.getAsLong());
-                } else if (MetadataLogFiles.isUnexpected(name, FileStreamSource.CLEAN_MARKER)) {
+                } else if (MetadataLogFiles.isUnexpected(name, SourceCleaner.MARKER)) {
                     // Not taken for a log offset (Spark names them Long.toString(n)): 04 is not 4.
                     LOG.warn("Ignoring {}: not a file of the file source's seen-files log (its files are named by "
                             + "log offset, as Spark writes them: 0, 1, 2..., 9.compact)", p);

@@ -5,8 +5,16 @@ import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.sluice.api.io.DurableFiles;
+
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -15,18 +23,97 @@ import java.util.Optional;
  *
  * <p>Beyond Spark, a file is touched only if its modification time is still the one logged when it was selected:
  * a file overwritten since (or a new file under the same name) is left alone.
+ *
+ * <p>The cleanup part of the file source: {@link #cleanCommitted} cleans the files of the log offsets a commit
+ * covers, remembering in the marker {@value #MARKER} (beside the seen-files log) how far it got, so that the
+ * offsets committed while the query was down are cleaned after a restart.
  */
 final class SourceCleaner {
     private static final Logger LOG = LoggerFactory.getLogger(SourceCleaner.class);
+    /** The cleanSource marker in the source's checkpoint folder, beside the seen-files log. */
+    static final String MARKER = "cleanSource";
     private final FileStorage storage;
     private final Path sourceBase;
     /** null for delete. */
     private final Path archiveDir;
+    /** The cleanSource marker file. */
+    private final Path marker;
 
-    SourceCleaner(FileStorage storage, Path sourceBase, Path archiveDir) {
+    private SourceCleaner(FileStorage storage, Path sourceBase, Path archiveDir, Path marker) {
         this.storage = storage;
         this.sourceBase = sourceBase;
         this.archiveDir = archiveDir;
+        this.marker = marker;
+    }
+
+    /** The cleaner the options ask for, or null with cleanSource=off. */
+    static SourceCleaner of(FileSourceOptions opts, FileStorage storage, SourcePath source, Path metadataPath) {
+        if (opts.cleanSource() == FileSourceOptions.CleanSource.OFF) {
+            return null;
+        }
+        Path archive = opts.cleanSource() == FileSourceOptions.CleanSource.ARCHIVE
+                ? SourcePath.parse(FileSourceOptions.SOURCE_ARCHIVE_DIR,
+                opts.sourceArchiveDir().orElseThrow(), storage).pattern() : null;
+        LOG.warn("cleanSource={}: each file is {} once the batch that read it has committed. Run only one "
+                        + "query with cleanSource on {}: another query reading the same files would miss the "
+                        + "ones this query removes first, or fail on them", opts.cleanSource().name().toLowerCase(
+                        Locale.ROOT), archive == null ? "deleted" : "moved under " + archive, source);
+        return new SourceCleaner(storage, source.base(), archive, metadataPath.resolve(MARKER));
+    }
+
+    /**
+     * Cleans the files of the log offsets up to {@code to} not cleaned yet: from the marker on, else from the
+     * range this run planned ({@code plannedStart}, {@code plannedEnd}] when it ends at {@code to}, else only
+     * {@code to}. Returns up to which log offset the seen-files log may release its entries.
+     */
+    long cleanCommitted(SeenFilesLog log, long to, long plannedStart, long plannedEnd) {
+        long cleaned = readMarker();
+        long from;
+        if (cleaned >= 0) {
+            from = cleaned;
+        } else if (plannedEnd == to) {
+            from = plannedStart;
+        } else {
+            from = to - 1;
+        }
+        for (long id = from + 1; id <= to; id++) {
+            List<FileEntry> files;
+            try {
+                files = log.batch(id);
+            } catch (IllegalStateException | UncheckedIOException e) {
+                // Only when cleanSource was switched on for a checkpoint whose old log files are compacted.
+                LOG.warn("Cannot clean the files of log offset {}: {}", id, e.getMessage());
+                continue;
+            }
+            for (FileEntry e : files) {
+                clean(e);
+            }
+        }
+        if (to > cleaned) {
+            writeMarker(to);
+        }
+        return Math.max(cleaned, to);
+    }
+
+    /** The last log offset whose files cleanSource handled, or -1. */
+    private long readMarker() {
+        try {
+            return FileSourceOffset.parse(Files.readString(marker, StandardCharsets.UTF_8)).logOffset();
+        } catch (NoSuchFileException e) {
+            return -1;
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.warn("Cannot read {}; cleaning only the batch just committed", marker, e);
+            return -1;
+        }
+    }
+
+    private void writeMarker(long id) {
+        try {
+            byte[] json = new FileSourceOffset(id).json().getBytes(StandardCharsets.UTF_8);
+            DurableFiles.replace(marker, out -> out.write(json));
+        } catch (IOException e) {
+            LOG.warn("Cannot write {}", marker, e);
+        }
     }
 
     /** Where an archived file goes: its path relative to the source's base folder, under the archive folder. */

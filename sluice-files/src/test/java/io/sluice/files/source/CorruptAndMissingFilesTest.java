@@ -204,7 +204,7 @@ class CorruptAndMissingFilesTest extends FileQueryFixture {
         json(in, "d.json", T + 3, 4);
         h.open();
         assertThat(Harness.ids(h.batch())).containsExactly(1L);
-        assertThat(h.stream.unreadForTest()).extracting(FileStreamSource.Listed::uri)
+        assertThat(h.stream.unreadForTest()).extracting(ListedFile::uri)
                 .contains(FileStorage.local().uri(b));
         Files.delete(b);
         // Before: b.json was logged from the cache, and its batch failed at every restart.

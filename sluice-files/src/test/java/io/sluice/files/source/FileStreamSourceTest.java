@@ -176,7 +176,7 @@ class FileStreamSourceTest {
         }
         h.option("maxFilesPerTrigger", 2).option("maxCachedFiles", 3).option("discardCachedInputRatio", 1).open();
         assertThat(ids(h.batch())).containsExactly(0L, 1L);
-        assertThat(h.stream.unreadForTest()).extracting(FileStreamSource.Listed::uri)
+        assertThat(h.stream.unreadForTest()).extracting(ListedFile::uri)
                 .containsExactly(uri("f2.json"), uri("f3.json"), uri("f4.json"));
         assertThat(ids(h.batch())).containsExactly(2L, 3L);
         // One cached file left: 1 < 2 x 1.0, dropped; the next batch lists again and finds 4..7.

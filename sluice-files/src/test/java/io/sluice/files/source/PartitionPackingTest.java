@@ -29,23 +29,23 @@ class PartitionPackingTest {
     @Test
     void aBigBatchGetsFourEvenPartitionsPerCoreInLogOrder() {
         List<FilePartition.Slice> in = files(100, 2_260_000);
-        List<InputPartition> parts = FileStreamSource.pack(in, 100 * 2_260_000L, 2);
+        List<InputPartition> parts = FilePlanner.pack(in, 100 * 2_260_000L, 2);
         assertThat(counts(parts)).containsExactly(12, 13, 12, 13, 12, 13, 12, 13);
         assertThat(flat(parts)).isEqualTo(in);
     }
 
     @Test
     void smallBatchesKeepOnePartitionPerCoreAndNeverMoreThanTheFiles() {
-        assertThat(counts(FileStreamSource.pack(files(10, 100), 1_000, 2))).containsExactly(5, 5);
-        assertThat(counts(FileStreamSource.pack(files(1, 100), 100, 2))).containsExactly(1);
-        assertThat(counts(FileStreamSource.pack(files(3, 20L << 20), 60L << 20, 4))).containsExactly(1, 1, 1);
-        assertThat(FileStreamSource.pack(List.of(), 0, 2)).isEmpty();
+        assertThat(counts(FilePlanner.pack(files(10, 100), 1_000, 2))).containsExactly(5, 5);
+        assertThat(counts(FilePlanner.pack(files(1, 100), 100, 2))).containsExactly(1);
+        assertThat(counts(FilePlanner.pack(files(3, 20L << 20), 60L << 20, 4))).containsExactly(1, 1, 1);
+        assertThat(FilePlanner.pack(List.of(), 0, 2)).isEmpty();
     }
 
     @Test
     void manyFilesAreCutByTheirOpenCostAsSparkDoes() {
         // 1,000 tiny files cost 4 MB each: 4,000 MB in partitions of at most 128 MB.
-        List<InputPartition> parts = FileStreamSource.pack(files(1_000, 113), 113_000, 2);
+        List<InputPartition> parts = FilePlanner.pack(files(1_000, 113), 113_000, 2);
         assertThat(parts).hasSize(32);
         assertThat(counts(parts)).allSatisfy(c -> assertThat(c).isBetween(31, 32));
         assertThat(flat(parts)).isEqualTo(files(1_000, 113));
@@ -55,7 +55,7 @@ class PartitionPackingTest {
     void aHugeFileIsAPartitionOfItsOwn() {
         List<FilePartition.Slice> in = new ArrayList<>(files(4, 1 << 20));
         in.add(2, new FilePartition.Slice("file:/in/big", 9, 1L << 30, "", List.of()));
-        List<InputPartition> parts = FileStreamSource.pack(in, (4L << 20) + (1L << 30), 2);
+        List<InputPartition> parts = FilePlanner.pack(in, (4L << 20) + (1L << 30), 2);
         assertThat(flat(parts)).isEqualTo(in);
         assertThat(parts.stream().filter(p -> ((FilePartition) p).files().stream()
                 .anyMatch(s -> s.uri().endsWith("big"))).map(p -> ((FilePartition) p).files().size()))

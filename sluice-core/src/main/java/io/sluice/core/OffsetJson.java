@@ -1,9 +1,13 @@
-package io.sluice.api.datasource;
+package io.sluice.core;
 
 import java.lang.reflect.Type;
 
 /**
- * How offsets of the high-level API become JSON and back, and how two offsets are ordered.
+ * How offsets of the high-level API ({@link io.sluice.api.datasource.DataSource}) become JSON and back, and how two
+ * offsets are ordered. The engine does this for a data source: its offsets are plain values (records, maps...), and
+ * the engine writes them to the offset log and reads them back. Part of the engine's public API (sluice-core), for
+ * tools and tests that handle such offsets or JSON of the same rules (the contract test kit, the examples' HTTP
+ * servers); sluice-api only names the rules.
  *
  * <p>A JSON value is: {@code null}; a {@link String}; a {@link Boolean}; a finite {@link Number} (Byte, Short,
  * Integer, Long, BigInteger, Float, Double, BigDecimal); an enum (written as its name); a {@link java.util.List}; a

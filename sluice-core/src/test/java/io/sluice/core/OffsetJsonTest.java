@@ -1,4 +1,4 @@
-package io.sluice.api.datasource;
+package io.sluice.core;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,71 @@
+package io.sluice.files.format;
+
+import io.sluice.api.OptionSet;
+import io.sluice.api.Options;
+import io.sluice.api.types.StructType;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One file format of the file connector (json, csv, text): its name, its options, how it reads files and infers
+ * a schema, and how the file sink writes it. Each format is one implementation, registered in
+ * {@link FileFormats#ALL}; the file source and the file sink dispatch through it, never switching on the format's
+ * name (only the file sink's encoders, which live in its package, are registered there by name).
+ * (Not to be confused with the checkpoint's {@code io.sluice.core.checkpoint.FileFormat}, the engine's own log
+ * file layout.) Implementations are stateless and thread-safe.
+ */
+public interface FileFormat {
+
+    /** The short name users give to {@code format(..)}, lower case: {@code json}. */
+    String name();
+
+    /** The reading options, declared (docs/sources/file-formats.md); the file source adds its own. */
+    OptionSet readOptions();
+
+    /**
+     * The schema the format always has for these options ({@code text}: {@code value string}), or empty when the
+     * user must give one (or infer it).
+     */
+    default Optional<StructType> fixedSchema(Options options) {
+        return Optional.empty();
+    }
+
+    /**
+     * Checks every reading option and that the format can read the schema (see {@link FileFormats#validate}).
+     *
+     * @throws io.sluice.api.InvalidOptionException naming the option, the value and what is accepted
+     * @throws IllegalArgumentException             for a schema the format cannot read
+     */
+    void validate(Options options, StructType dataSchema);
+
+    /** A reader of files of this format into rows of {@code dataSchema}; options already validated. */
+    FileFormatReader reader(Options options, StructType dataSchema);
+
+    /** A schema inferred from sample files (see {@link FileFormats#infer}). */
+    StructType infer(Options options, List<Path> sampleFiles) throws IOException;
+
+    /** How the file sink writes this format, or empty for a format it cannot write. */
+    default Optional<Writing> writing() {
+        return Optional.empty();
+    }
+
+    /** The file sink's side of a format. The encoders themselves are the sink's (registered there by name). */
+    interface Writing {
+        /** The data files' extension, with its dot: {@code .json}. */
+        String extension();
+
+        /** The options the sink takes for this format besides the sink's own, declared (docs/sinks/file.md). */
+        OptionSet options();
+
+        /**
+         * Checks that the format can write the data columns (the columns that are not {@code partitionBy} ones)
+         * of {@code schema}, with Spark's message ({@code [UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE]}...).
+         *
+         * @throws IllegalArgumentException for a column the format cannot write
+         */
+        void checkColumns(StructType schema, int[] dataColumns);
+    }
+}
