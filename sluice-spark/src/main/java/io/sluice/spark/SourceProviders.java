@@ -55,11 +55,23 @@ final class SourceProviders {
                 // Not a loadable provider class: fall through to the message listing what is available.
             }
         }
-        throw new IllegalArgumentException("Unknown Sluice source '" + name + "'. Available: " + available()
-                + ". A Sluice source is found when its SourceProvider is listed in "
+        throw new IllegalArgumentException("Unknown Sluice source '" + name + "'." + connectorHint(name)
+                + " Available: " + available() + ". A Sluice source is found when its SourceProvider is listed in "
                 + "META-INF/services/io.sluice.api.source.SourceProvider (or its DataSource in "
                 + "META-INF/services/io.sluice.api.datasource.DataSource) of a jar on Spark's classpath "
                 + "(driver and executors), or given by its class name");
+    }
+
+    /** The connector jar of a source shipped with Sluice, per source name (lower case). */
+    private static final java.util.Map<String, String> CONNECTOR_JARS = java.util.Map.of(
+            "json", "sluice-spark-files.jar", "csv", "sluice-spark-files.jar", "text", "sluice-spark-files.jar",
+            "kafka", "sluice-spark-kafka.jar");
+
+    /** For a source of a Sluice connector whose jar is not on the classpath: which jar to add. */
+    private static String connectorHint(String name) {
+        String jar = CONNECTOR_JARS.get(name.toLowerCase(Locale.ROOT));
+        return jar == null ? "" : " It is in the connector jar " + jar + ": add it to Spark's classpath, on the "
+                + "driver and the executors (spark-submit --jars sluice-spark-bridge.jar," + jar + ").";
     }
 
     /**
