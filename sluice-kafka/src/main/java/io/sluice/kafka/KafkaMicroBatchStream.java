@@ -7,6 +7,7 @@ import io.sluice.api.io.DurableFiles;
 import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.PartitionReader;
+import io.sluice.api.source.PushDown;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.source.SupportsTriggerAvailableNow;
 import org.apache.kafka.clients.admin.Config;
@@ -69,8 +70,16 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     private Map<TopicPartition, LogSize> logSizes = Map.of();
     private long logSizesFetchedAt = Long.MIN_VALUE;
     private PartitionOffsets initial;
+    private final PushDown pushDown;
 
     KafkaMicroBatchStream(KafkaSourceOptions options, StartSpec startSpec, StartSpec endSpec, StreamContext ctx) {
+        this(options, startSpec, endSpec, ctx, PushDown.none(ctx.schema()));
+    }
+
+    /** A stream for a read with a push-down ({@link KafkaPushDown}). */
+    KafkaMicroBatchStream(KafkaSourceOptions options, StartSpec startSpec, StartSpec endSpec, StreamContext ctx,
+                          PushDown pushDown) {
+        this.pushDown = pushDown;
         this.options = options;
         this.startSpec = startSpec;
         this.endSpec = endSpec;
@@ -374,14 +383,14 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
             }
             ranges.add(new KafkaInputPartition(tp, f, u));
         });
-        return new ArrayList<>(OffsetRangeCalculator.ranges(ranges, options.minPartitions(),
+        return new ArrayList<>(OffsetRangeCalculator.ranges(KafkaPushDown.narrow(ranges, pushDown), options.minPartitions(),
                 options.maxRecordsPerPartition()));
     }
 
     @Override
     public PartitionReader createReader(InputPartition partition) {
         return new KafkaPartitionReader((KafkaInputPartition) partition, pool, dataLoss, options.pollTimeoutMs(),
-                options.includeHeaders(), executorGroupId, firstUnread, clock);
+                options.includeHeaders(), executorGroupId, firstUnread, clock, pushDown);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.sluice.api.datasource.DataSource;
 import io.sluice.api.source.DriverLocalReaders;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.SupportsPushDown;
 import io.sluice.core.Sluice;
 
 import java.util.Locale;
@@ -60,6 +61,15 @@ final class SourceProviders {
                 + "META-INF/services/io.sluice.api.source.SourceProvider (or its DataSource in "
                 + "META-INF/services/io.sluice.api.datasource.DataSource) of a jar on Spark's classpath "
                 + "(driver and executors), or given by its class name");
+    }
+
+    /**
+     * The stream of a read, made the same way on the driver and on the executors: with the read's push-down when
+     * the source {@link SupportsPushDown}s, else plainly.
+     */
+    static MicroBatchStream createStream(SourceProvider provider, ReadSpec spec, java.nio.file.Path metadataPath) {
+        return provider instanceof SupportsPushDown p ? p.createStream(spec.context(metadataPath), spec.pushDown())
+                : provider.createStream(spec.context(metadataPath));
     }
 
     /** The connector jar of a source shipped with Sluice, per source name (lower case). */

@@ -95,6 +95,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private String partitionReference;
     private final Map<String, Layout> layouts = new ConcurrentHashMap<>();
     private final Map<String, FileFormatReader> readers = new ConcurrentHashMap<>();
+    /** What the read pushed down; set before any other call ({@link #pushDown}). */
+    private FilePushDown pushDown;
 
     private long plannedStart = Long.MIN_VALUE;
     private long plannedEnd = Long.MIN_VALUE;
@@ -155,6 +157,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         this.formats = formats;
         this.storage = storage;
         this.source = SourcePath.of(opts, storage);
+        this.pushDown = FilePushDown.none(format, options, schema);
         if (opts.latestFirst()) {
             LOG.warn("'latestFirst' is true. New files will be processed first, which may affect the watermark\n"
                     + "value. In addition, 'maxFileAge' will be ignored.");
@@ -189,6 +192,11 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         LOG.info("Started {}: maxFilesPerTrigger = {}, maxBytesPerTrigger = {}, maxFileAgeMs = {}", description(),
                 opts.maxFilesPerTrigger().orElse(null), opts.maxBytesPerTrigger().orElse(null),
                 opts.effectiveMaxFileAgeMs());
+    }
+
+    /** The read's push-down (the Spark bridge's {@code spark.read()}); called right after construction. */
+    void pushDown(io.sluice.api.source.PushDown read) {
+        this.pushDown = new FilePushDown(format, options, schema, read);
     }
 
     // ---------------------------------------------------------------- offsets
@@ -609,7 +617,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private Layout layout(int[] cols) {
         String key = Layout.keyOf(cols);
         return layouts.computeIfAbsent(key, k -> {
-            Layout l = Layout.of(schema, cols);
+            Layout l = Layout.of(schema, cols, pushDown::reads);
             readers.computeIfAbsent(k, kk -> formats.reader(format, options, l.dataSchema));
             return l;
         });
@@ -645,9 +653,12 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 size = st.isEmpty() ? 0L : st.get().size(); // gone: its reader skips it (ignoreMissingFiles)
             }
             int[] cols = partitionColumnsOf(p, e.path());
+            List<Object> values = partitionValues(p, e.path(), cols);
+            if (!pushDown.mayMatch(schema, cols, values)) {
+                continue; // a partition folder the read's filters exclude
+            }
             Layout l = layout(cols);
-            slices.add(new FilePartition.Slice(e.path(), e.batchId(), size, l.key, partitionValues(p, e.path(),
-                    cols)));
+            slices.add(new FilePartition.Slice(e.path(), e.batchId(), size, l.key, values));
             total += size;
         }
         return pack(slices, total);
