@@ -59,17 +59,19 @@ final class KafkaPushDown {
                 if (PER_PARTITION.containsAll(f.columns())) {
                     possible &= f.test(c -> c.equals("topic") ? r.topicPartition().topic()
                             : r.topicPartition().partition());
-                } else if (f instanceof ColumnFilter.EqualTo e && e.column().equals("offset")) {
-                    from = Math.max(from, offset(e.value()));
-                    until = Math.min(until, after(e.value()));
-                } else if (f instanceof ColumnFilter.GreaterThan e && e.column().equals("offset")) {
-                    from = Math.max(from, after(e.value()));
-                } else if (f instanceof ColumnFilter.GreaterThanOrEqual e && e.column().equals("offset")) {
-                    from = Math.max(from, offset(e.value()));
-                } else if (f instanceof ColumnFilter.LessThan e && e.column().equals("offset")) {
-                    until = Math.min(until, offset(e.value()));
-                } else if (f instanceof ColumnFilter.LessThanOrEqual e && e.column().equals("offset")) {
-                    until = Math.min(until, after(e.value()));
+                } else if (f instanceof ColumnFilter.Compare c && c.column().equals("offset")) {
+                    long v = ((Number) c.value()).longValue();
+                    long after = v == Long.MAX_VALUE ? v : v + 1; // the largest stays: no range reaches it
+                    switch (c.op()) {
+                        case EQUAL_TO -> {
+                            from = Math.max(from, v);
+                            until = Math.min(until, after);
+                        }
+                        case GREATER_THAN -> from = Math.max(from, after);
+                        case GREATER_THAN_OR_EQUAL -> from = Math.max(from, v);
+                        case LESS_THAN -> until = Math.min(until, v);
+                        case LESS_THAN_OR_EQUAL -> until = Math.min(until, after);
+                    }
                 }
             }
             if (possible && from < until) {
@@ -77,15 +79,5 @@ final class KafkaPushDown {
             }
         }
         return out;
-    }
-
-    private static long offset(Object value) {
-        return ((Number) value).longValue();
-    }
-
-    /** The offset after this one (the largest stays: no range reaches it). */
-    private static long after(Object value) {
-        long v = offset(value);
-        return v == Long.MAX_VALUE ? v : v + 1;
     }
 }

@@ -62,27 +62,26 @@ final class SparkFilters {
             return Optional.of(new ColumnFilter.In(in.attribute(), values));
         }
         if (f instanceof EqualTo e) {
-            return literal(e.attribute(), e.value(), schema).map(v -> new ColumnFilter.EqualTo(e.attribute(), v));
+            return compare(e.attribute(), ColumnFilter.Op.EQUAL_TO, e.value(), schema);
         }
         if (f instanceof GreaterThan e) {
-            return literal(e.attribute(), e.value(), schema).map(v -> new ColumnFilter.GreaterThan(e.attribute(), v));
+            return compare(e.attribute(), ColumnFilter.Op.GREATER_THAN, e.value(), schema);
         }
         if (f instanceof GreaterThanOrEqual e) {
-            return literal(e.attribute(), e.value(), schema)
-                    .map(v -> new ColumnFilter.GreaterThanOrEqual(e.attribute(), v));
+            return compare(e.attribute(), ColumnFilter.Op.GREATER_THAN_OR_EQUAL, e.value(), schema);
         }
         if (f instanceof LessThan e) {
-            return literal(e.attribute(), e.value(), schema).map(v -> new ColumnFilter.LessThan(e.attribute(), v));
+            return compare(e.attribute(), ColumnFilter.Op.LESS_THAN, e.value(), schema);
         }
         if (f instanceof LessThanOrEqual e) {
-            return literal(e.attribute(), e.value(), schema)
-                    .map(v -> new ColumnFilter.LessThanOrEqual(e.attribute(), v));
+            return compare(e.attribute(), ColumnFilter.Op.LESS_THAN_OR_EQUAL, e.value(), schema);
         }
         return Optional.empty();
     }
 
-    private static Optional<Object> literal(String column, Object value, StructType schema) {
-        return type(column, schema).flatMap(t -> value(value, t));
+    private static Optional<ColumnFilter> compare(String column, ColumnFilter.Op op, Object value,
+                                                  StructType schema) {
+        return type(column, schema).flatMap(t -> value(value, t)).map(v -> new ColumnFilter.Compare(column, op, v));
     }
 
     /** The type of a top-level column of that exact name, when filters on it can be handed over. */

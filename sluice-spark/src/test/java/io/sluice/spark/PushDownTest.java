@@ -11,9 +11,6 @@ import io.sluice.api.source.PushDown;
 import io.sluice.api.source.StreamContext;
 import io.sluice.kafka.KafkaSourceProvider;
 import io.sluice.kafka.broker.SharedLocalKafkaBroker;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -33,7 +30,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -89,10 +85,7 @@ class PushDownTest {
     @Test
     void kafkaHeadersAreNotBuiltWhenTheReadDoesNotRequireThem() throws Exception {
         String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
-        String topic = "headers-" + UUID.randomUUID().toString().substring(0, 8);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        }
+        String topic = SparkBridgeTest.newTopic("headers-", 1);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(), new StringSerializer())) {
             ProducerRecord<String, String> r = new ProducerRecord<>(topic, 0, "k", "v");

@@ -531,10 +531,7 @@ class SparkBridgeTest {
      */
     static String kafkaTopic() throws Exception {
         String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
-        String topic = "bridge-" + UUID.randomUUID().toString().substring(0, 8);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
-        }
+        String topic = newTopic("bridge-", 2);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(), new StringSerializer())) {
             for (int i = 0; i < 12; i++) {
@@ -542,6 +539,16 @@ class SparkBridgeTest {
                 // The producer's own timestamp: an old one would let the broker's retention delete the records.
                 producer.send(new ProducerRecord<>(topic, partition, "k" + i, "v" + i)).get();
             }
+        }
+        return topic;
+    }
+
+    /** A new topic of this many partitions on the shared test broker. */
+    static String newTopic(String prefix, int partitions) throws Exception {
+        String topic = prefix + UUID.randomUUID().toString().substring(0, 8);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                SharedLocalKafkaBroker.get().bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
         }
         return topic;
     }

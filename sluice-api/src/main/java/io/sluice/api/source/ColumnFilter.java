@@ -20,42 +20,25 @@ import java.util.function.Function;
  */
 public sealed interface ColumnFilter extends Serializable {
 
-    /** {@code column = value}. */
-    record EqualTo(String column, Object value) implements ColumnFilter {
-        public EqualTo {
-            Objects.requireNonNull(column, "column");
-            Objects.requireNonNull(value, "value");
-        }
+    /** How a {@link Compare} compares the column's value with the literal; Spark's filters of the same names. */
+    enum Op {
+        /** {@code column = value}. */
+        EQUAL_TO,
+        /** {@code column > value}. */
+        GREATER_THAN,
+        /** {@code column >= value}. */
+        GREATER_THAN_OR_EQUAL,
+        /** {@code column < value}. */
+        LESS_THAN,
+        /** {@code column <= value}. */
+        LESS_THAN_OR_EQUAL
     }
 
-    /** {@code column > value}. */
-    record GreaterThan(String column, Object value) implements ColumnFilter {
-        public GreaterThan {
+    /** {@code column <op> value}, e.g. {@code offset >= 5}. */
+    record Compare(String column, Op op, Object value) implements ColumnFilter {
+        public Compare {
             Objects.requireNonNull(column, "column");
-            Objects.requireNonNull(value, "value");
-        }
-    }
-
-    /** {@code column >= value}. */
-    record GreaterThanOrEqual(String column, Object value) implements ColumnFilter {
-        public GreaterThanOrEqual {
-            Objects.requireNonNull(column, "column");
-            Objects.requireNonNull(value, "value");
-        }
-    }
-
-    /** {@code column < value}. */
-    record LessThan(String column, Object value) implements ColumnFilter {
-        public LessThan {
-            Objects.requireNonNull(column, "column");
-            Objects.requireNonNull(value, "value");
-        }
-    }
-
-    /** {@code column <= value}. */
-    record LessThanOrEqual(String column, Object value) implements ColumnFilter {
-        public LessThanOrEqual {
-            Objects.requireNonNull(column, "column");
+            Objects.requireNonNull(op, "op");
             Objects.requireNonNull(value, "value");
         }
     }
@@ -115,55 +98,26 @@ public sealed interface ColumnFilter extends Serializable {
             Object v = valueOf.apply(in.column());
             return v != null && in.values().stream().anyMatch(x -> x != null && compare(v, x) == 0);
         }
-        String column;
-        Object literal;
-        if (this instanceof EqualTo f) {
-            column = f.column();
-            literal = f.value();
-        } else if (this instanceof GreaterThan f) {
-            column = f.column();
-            literal = f.value();
-        } else if (this instanceof GreaterThanOrEqual f) {
-            column = f.column();
-            literal = f.value();
-        } else if (this instanceof LessThan f) {
-            column = f.column();
-            literal = f.value();
-        } else {
-            LessThanOrEqual f = (LessThanOrEqual) this;
-            column = f.column();
-            literal = f.value();
-        }
-        Object v = valueOf.apply(column);
+        Compare f = (Compare) this;
+        Object v = valueOf.apply(f.column());
         if (v == null) {
             return false;
         }
-        int c = compare(v, literal);
-        if (this instanceof EqualTo) {
-            return c == 0;
-        }
-        if (this instanceof GreaterThan) {
-            return c > 0;
-        }
-        if (this instanceof GreaterThanOrEqual) {
-            return c >= 0;
-        }
-        return this instanceof LessThan ? c < 0 : c <= 0;
+        int c = compare(v, f.value());
+        return switch (f.op()) {
+            case EQUAL_TO -> c == 0;
+            case GREATER_THAN -> c > 0;
+            case GREATER_THAN_OR_EQUAL -> c >= 0;
+            case LESS_THAN -> c < 0;
+            case LESS_THAN_OR_EQUAL -> c <= 0;
+        };
     }
 
     private static void collect(ColumnFilter f, Set<String> out) {
         if (f instanceof And a) {
             collect(a.left(), out);
             collect(a.right(), out);
-        } else if (f instanceof EqualTo x) {
-            out.add(x.column());
-        } else if (f instanceof GreaterThan x) {
-            out.add(x.column());
-        } else if (f instanceof GreaterThanOrEqual x) {
-            out.add(x.column());
-        } else if (f instanceof LessThan x) {
-            out.add(x.column());
-        } else if (f instanceof LessThanOrEqual x) {
+        } else if (f instanceof Compare x) {
             out.add(x.column());
         } else if (f instanceof In x) {
             out.add(x.column());
@@ -174,9 +128,15 @@ public sealed interface ColumnFilter extends Serializable {
         }
     }
 
-    /** Values of one column's type compare as themselves; numbers of different boxes by their decimal value. */
+    /**
+     * Values of one column's type compare as themselves, binary values as unsigned bytes (as Spark's do), numbers
+     * of different boxes by their decimal value.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static int compare(Object a, Object b) {
+        if (a instanceof byte[] x && b instanceof byte[] y) {
+            return java.util.Arrays.compareUnsigned(x, y);
+        }
         if (a instanceof Number x && b instanceof Number y && a.getClass() != b.getClass()) {
             return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString()));
         }
