@@ -149,6 +149,7 @@ class PushDownTest {
                 + "struct<n:int,p:int>").contains("Filter ");
         assertThatThrownBy(() -> all.collectAsList()).hasStackTraceContaining("b.json");
         assertThat(rows(all.where("p IN (1, 3) AND n > 1"))).containsExactly("[2,1]");
+        assertThat(rows(all.where("p = 1").select("p"))).containsExactly("[1]", "[1]");
     }
 
     @Test
@@ -162,5 +163,10 @@ class PushDownTest {
         assertThat(plan(df)).contains("Sluice[json] PushedFilters: [], ReadSchema: struct<n:int>");
         // The column it did not parse is the one that would fail the read.
         assertThatThrownBy(() -> all.collectAsList()).hasStackTraceContaining("a.json");
+        // A read that requires no column (a count) finds the same records.
+        Files.writeString(dir.resolve("b.json"), "{\"n\":3}\n\n{\"n\":4}\n");
+        Dataset<Row> counted = spark.read().format("sluice-json").schema("n int, bad int").load(dir.toString());
+        assertThat(counted.count()).isEqualTo(4);
+        assertThat(plan(counted.selectExpr("count(*)"))).contains("ReadSchema: struct<>");
     }
 }

@@ -71,6 +71,14 @@ final class Layout {
         for (int p : partitionColumns) {
             parts.add(p);
         }
+        // A read that requires no data column (a count, or partition columns alone) still parses the first one, so
+        // that the format finds the same records as a full read.
+        int keep = -1;
+        for (int i = 0; i < schema.size() && keep != Integer.MAX_VALUE; i++) {
+            if (!parts.contains(i)) {
+                keep = read.test(schema.field(i).name()) ? Integer.MAX_VALUE : keep < 0 ? i : keep;
+            }
+        }
         List<StructField> data = new ArrayList<>();
         int[] sources = new int[schema.size()];
         int d = 0;
@@ -78,7 +86,7 @@ final class Layout {
         for (int i = 0; i < schema.size(); i++) {
             if (parts.contains(i)) {
                 sources[i] = -1 - pi++;
-            } else if (!read.test(schema.field(i).name())) {
+            } else if (i != keep && !read.test(schema.field(i).name())) {
                 sources[i] = NOT_READ;
             } else {
                 sources[i] = d++;
