@@ -383,8 +383,8 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
             }
             ranges.add(new KafkaInputPartition(tp, f, u));
         });
-        return new ArrayList<>(OffsetRangeCalculator.ranges(KafkaPushDown.narrow(ranges, pushDown), options.minPartitions(),
-                options.maxRecordsPerPartition()));
+        return new ArrayList<>(OffsetRangeCalculator.ranges(KafkaPushDown.narrow(ranges, pushDown),
+                options.minPartitions(), options.maxRecordsPerPartition()));
     }
 
     @Override
