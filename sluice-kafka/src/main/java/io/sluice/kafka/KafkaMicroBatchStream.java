@@ -7,6 +7,7 @@ import io.sluice.api.io.DurableFiles;
 import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.PartitionReader;
+import io.sluice.api.source.PushDown;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.source.SupportsTriggerAvailableNow;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -56,8 +57,16 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     private boolean availableNow;
     private long lastTriggerMillis;
     private PartitionOffsets initial;
+    private final PushDown pushDown;
 
     KafkaMicroBatchStream(KafkaSourceOptions options, StartSpec startSpec, StartSpec endSpec, StreamContext ctx) {
+        this(options, startSpec, endSpec, ctx, PushDown.none(ctx.schema()));
+    }
+
+    /** A stream for a read with a push-down ({@link KafkaPushDown}). */
+    KafkaMicroBatchStream(KafkaSourceOptions options, StartSpec startSpec, StartSpec endSpec, StreamContext ctx,
+                          PushDown pushDown) {
+        this.pushDown = pushDown;
         this.options = options;
         this.startSpec = startSpec;
         this.endSpec = endSpec;
@@ -299,14 +308,14 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
             }
             ranges.add(new KafkaInputPartition(tp, f, u));
         });
-        return new ArrayList<>(OffsetRangeCalculator.ranges(ranges, options.minPartitions(),
-                options.maxRecordsPerPartition()));
+        return new ArrayList<>(OffsetRangeCalculator.ranges(KafkaPushDown.narrow(ranges, pushDown),
+                options.minPartitions(), options.maxRecordsPerPartition()));
     }
 
     @Override
     public PartitionReader createReader(InputPartition partition) {
         return new KafkaPartitionReader((KafkaInputPartition) partition, pool, dataLoss, options.pollTimeoutMs(),
-                options.includeHeaders(), executorGroupId, metrics.firstUnread(), clock);
+                options.includeHeaders(), executorGroupId, metrics.firstUnread(), clock, pushDown);
     }
 
     @Override

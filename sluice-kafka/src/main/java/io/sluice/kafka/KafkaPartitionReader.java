@@ -31,6 +31,8 @@ final class KafkaPartitionReader implements PartitionReader {
     private final String groupId;
     private final Map<TopicPartition, long[]> firstUnread;
     private final io.sluice.api.SluiceClock clock;
+    private final io.sluice.api.source.PushDown pushDown;
+    private final boolean buildHeaders;
     private final String topic;
     private final Integer partition;
     private ConsumerPool.Pooled consumer;
@@ -42,8 +44,10 @@ final class KafkaPartitionReader implements PartitionReader {
 
     KafkaPartitionReader(KafkaInputPartition range, ConsumerPool pool, DataLoss dataLoss, long pollTimeoutMs,
                          boolean includeHeaders, String groupId, Map<TopicPartition, long[]> firstUnread,
-                         io.sluice.api.SluiceClock clock) {
+                         io.sluice.api.SluiceClock clock, io.sluice.api.source.PushDown pushDown) {
         this.clock = clock;
+        this.pushDown = pushDown;
+        this.buildHeaders = pushDown.requires("headers");
         this.firstUnread = firstUnread;
         this.range = range;
         this.pool = pool;
@@ -100,6 +104,9 @@ final class KafkaPartitionReader implements PartitionReader {
                 c.nextOffset = off + 1;
                 c.coveredFrom = off + 1;
                 nextOffset = off + 1;
+                if (!KafkaPushDown.matches(pushDown, r)) {
+                    continue;
+                }
                 current = toRow(r);
                 return true;
             }
@@ -190,7 +197,7 @@ final class KafkaPartitionReader implements PartitionReader {
             return Row.wrap(new Object[] {r.key(), r.value(), topic, partition, r.offset(), lastInstant, typeBox});
         }
         return Row.wrap(new Object[] {r.key(), r.value(), topic, partition, r.offset(), lastInstant, typeBox,
-                headers(r.headers())});
+                buildHeaders ? headers(r.headers()) : null});
     }
 
     /** Null, not empty, when the record has no headers, as in Spark. */

@@ -2,9 +2,11 @@ package io.sluice.kafka;
 
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
+import io.sluice.api.source.ColumnFilter;
 import io.sluice.api.source.MicroBatchStream;
-import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.PushDown;
 import io.sluice.api.source.StreamContext;
+import io.sluice.api.source.SupportsPushDown;
 import io.sluice.api.types.StructType;
 
 import java.util.Optional;
@@ -16,7 +18,7 @@ import java.util.Optional;
  * {@code includeHeaders=true}. Stateless and thread-safe: every option is checked in {@link #resolveSchema};
  * the streaming-only and batch-only checks run when the stream is built.
  */
-public final class KafkaSourceProvider implements SourceProvider {
+public final class KafkaSourceProvider implements SupportsPushDown {
     /** The schema without headers. */
     public static final StructType SCHEMA = StructType.fromDDL(
             "key binary, value binary, topic string, partition int, offset bigint, timestamp timestamp,"
@@ -71,12 +73,23 @@ public final class KafkaSourceProvider implements SourceProvider {
 
     @Override
     public MicroBatchStream createStream(StreamContext context) {
+        return createStream(context, PushDown.none(context.schema()));
+    }
+
+    /** Filters on every column but {@code headers} are exact; see {@link KafkaPushDown}. */
+    @Override
+    public FilterUse filterUse(Options options, StructType schema, ColumnFilter filter) {
+        return KafkaPushDown.use(filter);
+    }
+
+    @Override
+    public MicroBatchStream createStream(StreamContext context, PushDown pushDown) {
         KafkaSourceOptions parsed = KafkaSourceOptions.parse(context.options());
         if (context.bounded()) {
             StartSpec[] range = KafkaSourceOptions.boundedRange(parsed);
-            return new KafkaMicroBatchStream(parsed, range[0], range[1], context);
+            return new KafkaMicroBatchStream(parsed, range[0], range[1], context, pushDown);
         }
         return new KafkaMicroBatchStream(parsed, KafkaSourceOptions.streamingStart(context.options(), parsed), null,
-                context);
+                context, pushDown);
     }
 }

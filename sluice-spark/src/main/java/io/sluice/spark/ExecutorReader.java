@@ -28,7 +28,7 @@ final class ExecutorReader implements org.apache.spark.sql.connector.read.Partit
         ExecutorStreams.Lease lease = ExecutorStreams.acquire(spec);
         try {
             PartitionReader reader = lease.stream().createReader(partition);
-            return new ExecutorReader(lease, reader, new RowConverter(SparkTypes.toSluice(spec.schema())));
+            return new ExecutorReader(lease, reader, RowConverter.of(spec));
         } catch (RuntimeException | Error e) {
             lease.close();
             throw e;

@@ -102,7 +102,7 @@ final class ExecutorStreams {
         SourceProvider provider = SourceProviders.find(spec.source());
         Path scratch = TempDirs.create("sluice-spark-reader-");
         try {
-            return new Shared(spec, scratch, provider.createStream(spec.context(scratch)));
+            return new Shared(spec, scratch, SourceProviders.createStream(provider, spec, scratch));
         } catch (RuntimeException | Error e) {
             TempDirs.deleteQuietly(scratch);
             throw e;

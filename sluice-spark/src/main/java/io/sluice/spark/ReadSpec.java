@@ -2,6 +2,7 @@ package io.sluice.spark;
 
 import io.sluice.api.Options;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.source.PushDown;
 import io.sluice.api.source.StreamContext;
 import org.apache.spark.sql.types.StructType;
 
@@ -13,15 +14,21 @@ import java.util.Map;
 /**
  * Everything an executor needs to rebuild a source's stream and read a partition: the source's name, the user's
  * options, the schema (Spark's StructType: Serializable, and it keeps containsNull flags DDL cannot), the query id,
- * the source's index and whether the read is bounded.
+ * the source's index, whether the read is bounded, and what was pushed down (the columns the rows carry to Spark).
  */
 record ReadSpec(String source, LinkedHashMap<String, String> options, StructType schema, String queryId,
-                int sourceIndex, boolean bounded) implements Serializable {
+                int sourceIndex, boolean bounded, PushDown pushDown) implements Serializable {
     private static final long serialVersionUID = 1L;
 
     ReadSpec(String source, Map<String, String> options, StructType schema, String queryId, int sourceIndex,
+             boolean bounded, PushDown pushDown) {
+        this(source, new LinkedHashMap<>(options), schema, queryId, sourceIndex, bounded, pushDown);
+    }
+
+    /** A read with nothing pushed down. */
+    ReadSpec(String source, Map<String, String> options, StructType schema, String queryId, int sourceIndex,
              boolean bounded) {
-        this(source, new LinkedHashMap<>(options), schema, queryId, sourceIndex, bounded);
+        this(source, options, schema, queryId, sourceIndex, bounded, PushDown.none(SparkTypes.toSluice(schema)));
     }
 
     Options sluiceOptions() {

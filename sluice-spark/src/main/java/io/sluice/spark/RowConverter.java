@@ -29,19 +29,47 @@ import java.util.function.Function;
  */
 final class RowConverter {
     private final Function<Object, Object>[] columns;
+    /** Per output column, the Sluice row's column it comes from. */
+    private final int[] from;
+
+    RowConverter(StructType schema) {
+        this(schema, identity(schema.size()));
+    }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    RowConverter(StructType schema) {
-        columns = new Function[schema.size()];
+    private RowConverter(StructType schema, int[] from) {
+        this.from = from;
+        columns = new Function[from.length];
         for (int i = 0; i < columns.length; i++) {
-            columns[i] = converter(schema.field(i).dataType());
+            columns[i] = converter(schema.field(from[i]).dataType());
         }
+    }
+
+    /** For a read: Spark gets the columns the read requires (all, unless Spark pruned), in the schema's order. */
+    static RowConverter of(ReadSpec spec) {
+        StructType schema = SparkTypes.toSluice(spec.schema());
+        int[] from = new int[schema.size()];
+        int n = 0;
+        for (int i = 0; i < schema.size(); i++) {
+            if (spec.pushDown().requires(schema.field(i).name())) {
+                from[n++] = i;
+            }
+        }
+        return new RowConverter(schema, java.util.Arrays.copyOf(from, n));
+    }
+
+    private static int[] identity(int size) {
+        int[] out = new int[size];
+        for (int i = 0; i < size; i++) {
+            out[i] = i;
+        }
+        return out;
     }
 
     InternalRow convert(Row row) {
         Object[] out = new Object[columns.length];
         for (int i = 0; i < out.length; i++) {
-            Object v = row.get(i);
+            Object v = row.get(from[i]);
             out[i] = v == null ? null : columns[i].apply(v);
         }
         return new GenericInternalRow(out);

@@ -35,7 +35,7 @@ final class SluiceBatch implements Batch {
     private InputPartition[] plan() {
         Path scratch = TempDirs.create("sluice-spark-batch-");
         try {
-            MicroBatchStream stream = provider.createStream(spec.context(scratch));
+            MicroBatchStream stream = SourceProviders.createStream(provider, spec, scratch);
             SourceProviders.refuseDriverLocal(spec.source(), stream);
             try {
                 Offset start = stream.initialOffset();

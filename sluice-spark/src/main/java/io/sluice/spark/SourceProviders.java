@@ -4,6 +4,7 @@ import io.sluice.api.datasource.DataSource;
 import io.sluice.api.source.DriverLocalReaders;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.SupportsPushDown;
 import io.sluice.core.Sluice;
 
 import java.util.Locale;
@@ -55,11 +56,32 @@ final class SourceProviders {
                 // Not a loadable provider class: fall through to the message listing what is available.
             }
         }
-        throw new IllegalArgumentException("Unknown Sluice source '" + name + "'. Available: " + available()
-                + ". A Sluice source is found when its SourceProvider is listed in "
+        throw new IllegalArgumentException("Unknown Sluice source '" + name + "'." + connectorHint(name)
+                + " Available: " + available() + ". A Sluice source is found when its SourceProvider is listed in "
                 + "META-INF/services/io.sluice.api.source.SourceProvider (or its DataSource in "
                 + "META-INF/services/io.sluice.api.datasource.DataSource) of a jar on Spark's classpath "
                 + "(driver and executors), or given by its class name");
+    }
+
+    /**
+     * The stream of a read, made the same way on the driver and on the executors: with the read's push-down when
+     * the source {@link SupportsPushDown}s, else plainly.
+     */
+    static MicroBatchStream createStream(SourceProvider provider, ReadSpec spec, java.nio.file.Path metadataPath) {
+        return provider instanceof SupportsPushDown p ? p.createStream(spec.context(metadataPath), spec.pushDown())
+                : provider.createStream(spec.context(metadataPath));
+    }
+
+    /** The connector jar of a source shipped with Sluice, per source name (lower case). */
+    private static final java.util.Map<String, String> CONNECTOR_JARS = java.util.Map.of(
+            "json", "sluice-spark-files.jar", "csv", "sluice-spark-files.jar", "text", "sluice-spark-files.jar",
+            "kafka", "sluice-spark-kafka.jar");
+
+    /** For a source of a Sluice connector whose jar is not on the classpath: which jar to add. */
+    private static String connectorHint(String name) {
+        String jar = CONNECTOR_JARS.get(name.toLowerCase(Locale.ROOT));
+        return jar == null ? "" : " It is in the connector jar " + jar + ": add it to Spark's classpath, on the "
+                + "driver and the executors (spark-submit --jars sluice-spark-bridge.jar," + jar + ").";
     }
 
     /**

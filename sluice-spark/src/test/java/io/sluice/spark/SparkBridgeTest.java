@@ -22,7 +22,6 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.DataStreamReader;
 import org.apache.spark.sql.streaming.StreamingQueryException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,23 +61,8 @@ class SparkBridgeTest {
     Path dir;
 
     @BeforeAll
-    static void startSpark(@TempDir Path warehouse) {
-        spark = SparkSession.builder().master("local[2]").appName("sluice-spark-test")
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "2")
-                .config("spark.sql.datetime.java8API.enabled", "true")
-                .config("spark.sql.session.timeZone", "UTC")
-                .config("spark.sql.adaptive.enabled", "false")
-                .config("spark.sql.warehouse.dir", warehouse.toString())
-                .config("spark.sql.streaming.forceDeleteTempCheckpointLocation", "true")
-                .getOrCreate();
-    }
-
-    @AfterAll
-    static void stopSpark() {
-        if (spark != null) {
-            spark.stop();
-        }
+    static void startSpark() {
+        spark = SharedSpark.get();
     }
 
     // ------------------------------------------------------------------ helpers
@@ -168,6 +152,51 @@ class SparkBridgeTest {
                 .containsExactlyInAnyOrder(Row.of(Instant.ofEpochMilli(5000), 0L),
                         Row.of(Instant.ofEpochMilli(5000), 1L), Row.of(Instant.ofEpochMilli(5000), 2L),
                         Row.of(Instant.ofEpochMilli(5000), 3L));
+    }
+
+    @Test
+    void everySourceShippedWithSluiceReadsUnderItsSparkShortName() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("files"));
+        Files.writeString(in.resolve("a.json"), "{\"n\":1,\"s\":\"a\"}\n{\"n\":2,\"s\":\"b\"}\n");
+        Path csv = Files.createDirectories(dir.resolve("csv"));
+        Files.writeString(csv.resolve("a.csv"), "3,c\n4,d\n");
+        Path text = Files.createDirectories(dir.resolve("text"));
+        Files.writeString(text.resolve("a.txt"), "x\ny\n");
+        assertThat(spark.read().format("sluice-json").schema("n int, s string").load(in.toString())
+                .collectAsList()).map(Object::toString).containsExactly("[1,a]", "[2,b]");
+        assertThat(spark.read().format("sluice-csv").schema("n int, s string").load(csv.toString())
+                .collectAsList()).map(Object::toString).containsExactly("[3,c]", "[4,d]");
+        assertThat(spark.read().format("sluice-text").load(text.toString()).collectAsList())
+                .map(Object::toString).containsExactly("[x]", "[y]");
+
+        String topic = kafkaTopic();
+        assertThat(spark.read().format("sluice-kafka")
+                .option("kafka.bootstrap.servers", SharedLocalKafkaBroker.get().bootstrapServers())
+                .option("subscribe", topic).load()
+                .selectExpr("CAST(value AS STRING)", "partition", "offset").orderBy("partition", "offset")
+                .collectAsList()).map(Object::toString).containsExactly("[v0,0,0]", "[v1,0,1]", "[v2,0,2]",
+                "[v3,0,3]", "[v4,0,4]", "[v5,0,5]", "[v6,0,6]", "[v7,1,0]", "[v8,1,1]", "[v9,1,2]", "[v10,1,3]",
+                "[v11,1,4]");
+
+        var rate = collect(spark.readStream().format("sluice-rate").option("rowsPerSecond", 100).load(),
+                "short-rate", StructType.fromDDL("timestamp timestamp, value bigint"), dir.resolve("rate"),
+                org.apache.spark.sql.streaming.Trigger.ProcessingTime(0));
+        await().atMost(Duration.ofSeconds(60)).until(() -> SEEN.get("short-rate").values().stream()
+                .mapToInt(List::size).sum() >= 3);
+        rate.stop();
+        List<Long> values = new ArrayList<>();
+        seen("short-rate").values().forEach(rows -> rows.forEach(r -> values.add((Long) r.get(1))));
+        assertThat(values).contains(0L, 1L, 2L);
+        // rate-micro-batch: aSparkShortNamePerBuiltInSourceAndBatchReads.
+
+        // The sources whose rows live in the driver's stream resolve too, and are refused with their reason.
+        assertThatThrownBy(() -> spark.readStream().format("sluice-socket").option("host", "localhost")
+                .option("port", 9).load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("The Sluice source 'socket' cannot run on Spark: ");
+        assertThatThrownBy(() -> spark.read().format("sluice-memory").load())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("The Sluice source 'memory' cannot run on Spark: ");
     }
 
     // ------------------------------------------------------------------ types
@@ -459,18 +488,7 @@ class SparkBridgeTest {
     @Test
     void kafkaWithMaxOffsetsPerTriggerHasTheSameBatchesAndOffsetsOnSparkAsOnSluice() throws Exception {
         String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
-        String topic = "bridge-" + UUID.randomUUID().toString().substring(0, 8);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1))).all().get();
-        }
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(), new StringSerializer())) {
-            for (int i = 0; i < 12; i++) {
-                int partition = i < 7 ? 0 : 1;
-                // The producer's own timestamp: an old one would let the broker's retention delete the records.
-                producer.send(new ProducerRecord<>(topic, partition, "k" + i, "v" + i)).get();
-            }
-        }
+        String topic = kafkaTopic();
         Map<String, String> options = Map.of("kafka.bootstrap.servers", bootstrap, "subscribe", topic,
                 "startingOffsets", "earliest", "maxOffsetsPerTrigger", "5");
         StructType schema = KafkaSourceProvider.SCHEMA;
@@ -505,6 +523,34 @@ class SparkBridgeTest {
         assertThat(first.get(2)).isEqualTo(topic);
         assertThat(first.get(0)).isEqualTo("k0".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         assertThat(first.get(5)).isInstanceOf(Instant.class);
+    }
+
+    /**
+     * A new 2-partition topic on the shared test broker with records k0/v0 ... k11/v11: 0-6 in partition 0
+     * (offsets 0-6), 7-11 in partition 1 (offsets 0-4).
+     */
+    static String kafkaTopic() throws Exception {
+        String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
+        String topic = newTopic("bridge-", 2);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), new StringSerializer(), new StringSerializer())) {
+            for (int i = 0; i < 12; i++) {
+                int partition = i < 7 ? 0 : 1;
+                // The producer's own timestamp: an old one would let the broker's retention delete the records.
+                producer.send(new ProducerRecord<>(topic, partition, "k" + i, "v" + i)).get();
+            }
+        }
+        return topic;
+    }
+
+    /** A new topic of this many partitions on the shared test broker. */
+    static String newTopic(String prefix, int partitions) throws Exception {
+        String topic = prefix + UUID.randomUUID().toString().substring(0, 8);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                SharedLocalKafkaBroker.get().bootstrapServers()))) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        }
+        return topic;
     }
 
     private static List<Row> concat(List<Row> a, List<Row> b) {

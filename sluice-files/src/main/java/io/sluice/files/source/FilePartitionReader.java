@@ -157,13 +157,13 @@ final class FilePartitionReader implements PartitionReader {
     }
 
     private Row assemble(Row data) {
-        if (!layout.hasPartitions()) {
+        if (layout.isIdentity()) {
             return data;
         }
         int[] src = layout.sources;
         Object[] out = new Object[src.length];
         for (int i = 0; i < src.length; i++) {
-            out[i] = src[i] >= 0 ? data.get(src[i]) : partitionValues[-1 - src[i]];
+            out[i] = src[i] >= 0 ? data.get(src[i]) : src[i] == Layout.NOT_READ ? null : partitionValues[-1 - src[i]];
         }
         return Row.wrap(out);
     }

@@ -45,6 +45,8 @@ final class FilePlanner {
     private final BiFunction<String, Long, String> missing;
     final Map<String, Layout> layouts = new ConcurrentHashMap<>();
     final Map<String, FileFormatReader> readers = new ConcurrentHashMap<>();
+    /** What the read pushed down; set before any other call ({@link #pushDown}). */
+    private FilePushDown pushDown;
     /** Sizes the listing gave for the files of log offsets logged in this run and not yet committed. */
     private final TreeMap<Long, Map<String, Long>> loggedSizes = new TreeMap<>();
 
@@ -60,6 +62,12 @@ final class FilePlanner {
         this.partitions = partitions;
         this.ignoreMissingFiles = ignoreMissingFiles;
         this.missing = missing;
+        this.pushDown = FilePushDown.none(format, options, schema);
+    }
+
+    /** The read's push-down (the Spark bridge's {@code spark.read()}); called right after construction. */
+    void pushDown(io.sluice.api.source.PushDown read) {
+        this.pushDown = new FilePushDown(format, options, schema, read);
     }
 
     /** Remembers the listed sizes of the files just logged as log offset {@code id}: no status call to plan them. */
@@ -100,9 +108,12 @@ final class FilePlanner {
                 size = st.isEmpty() ? 0L : st.get().size(); // gone: its reader skips it (ignoreMissingFiles)
             }
             int[] cols = partitions.of(p, e.path());
+            List<Object> values = partitions.values(p, e.path(), cols);
+            if (!pushDown.mayMatch(schema, cols, values)) {
+                continue; // a partition folder the read's filters exclude
+            }
             Layout l = layout(cols);
-            slices.add(new FilePartition.Slice(e.path(), e.batchId(), size, l.key, partitions.values(p, e.path(),
-                    cols)));
+            slices.add(new FilePartition.Slice(e.path(), e.batchId(), size, l.key, values));
             total += size;
         }
         return pack(slices, total);
@@ -111,7 +122,7 @@ final class FilePlanner {
     private Layout layout(int[] cols) {
         String key = Layout.keyOf(cols);
         return layouts.computeIfAbsent(key, k -> {
-            Layout l = Layout.of(schema, cols);
+            Layout l = Layout.of(schema, cols, pushDown::reads);
             readers.computeIfAbsent(k, kk -> formats.reader(format, options, l.dataSchema));
             return l;
         });

@@ -3,9 +3,11 @@ package io.sluice.files.source;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
+import io.sluice.api.source.ColumnFilter;
 import io.sluice.api.source.MicroBatchStream;
-import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.PushDown;
 import io.sluice.api.source.StreamContext;
+import io.sluice.api.source.SupportsPushDown;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import io.sluice.files.format.FileFormats;
@@ -30,7 +32,7 @@ import java.util.Optional;
  * ({@link JsonFileSourceProvider}, {@link CsvFileSourceProvider}, {@link TextFileSourceProvider}) only name
  * their format.
  */
-abstract class FileSourceProvider implements SourceProvider {
+abstract class FileSourceProvider implements SupportsPushDown {
     private static final Logger LOG = LoggerFactory.getLogger(FileSourceProvider.class);
     /** At most this many files (the newest) are handed to schema inference. */
     static final int INFER_SAMPLE_FILES = 1000;
@@ -174,5 +176,18 @@ abstract class FileSourceProvider implements SourceProvider {
         FileSourceOptions o = FileSourceOptions.parse(context.options());
         return new FileStreamSource(format, context.options(), o, context.schema(), formats, storage,
                 context.metadataPath());
+    }
+
+    /** Inexact: used only on partition columns, to skip whole files ({@link FilePushDown}). */
+    @Override
+    public final FilterUse filterUse(Options options, StructType schema, ColumnFilter filter) {
+        return FilterUse.INEXACT;
+    }
+
+    @Override
+    public final MicroBatchStream createStream(StreamContext context, PushDown pushDown) {
+        FileStreamSource stream = (FileStreamSource) createStream(context);
+        stream.pushDown(pushDown);
+        return stream;
     }
 }

@@ -94,6 +94,11 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 opts.effectiveMaxFileAgeMs());
     }
 
+    /** The read's push-down (the Spark bridge's {@code spark.read()}); called right after construction. */
+    void pushDown(io.sluice.api.source.PushDown read) {
+        planner.pushDown(read);
+    }
+
     // ---------------------------------------------------------------- offsets
 
     @Override
