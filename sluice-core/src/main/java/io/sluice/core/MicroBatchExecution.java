@@ -10,7 +10,6 @@ import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.StreamContext;
 import io.sluice.core.checkpoint.Checkpoint;
-import io.sluice.core.checkpoint.CheckpointLockedException;
 import io.sluice.core.checkpoint.CommitMetadata;
 import io.sluice.core.checkpoint.OffsetSeq;
 import io.sluice.core.checkpoint.RecoveryPlan;
