@@ -46,14 +46,7 @@ class ForcedStopOrderTest extends EngineTestBase {
             }
             stubborn[0] = Thread.currentThread();
             entered.countDown();
-            while (true) {
-                try {
-                    release.await();
-                    return;
-                } catch (InterruptedException ignored) {
-                    // this reader ignores interrupts
-                }
-            }
+            awaitIgnoringInterrupts(release);
         };
         StreamingQuery q = recording(scripted().option("numPartitions", 2).load()).start();
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
