@@ -5,5 +5,9 @@
  * <p>The files are byte-for-byte those Spark 4.x writes, so a Spark user can read them with the same eyes (and a
  * Spark checkpoint's logs can be read by Sluice). Beyond Spark, every write is fsynced (file and folder) before it
  * counts, and a checkpoint is locked against a second running query. Start at {@link io.sluice.core.checkpoint.Checkpoint}.
+ *
+ * <p>Internal to sluice-core. What callers see of it is in {@code io.sluice.core}: the exceptions it throws
+ * ({@link io.sluice.core.CheckpointException} and its subclasses, through {@code DataStreamWriter.start()}) and
+ * the read-only {@link io.sluice.core.CheckpointView}.
  */
 package io.sluice.core.checkpoint;
