@@ -120,7 +120,9 @@ final class BoundedRead {
                 for (InputPartition p : stream.planPartitions(start, end)) {
                     tasks.add(new ReadTask(0, stream, p, tasks.size(), op));
                 }
-                List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers(), sluice.stopGracePeriodMs());
+                // Nothing waits for this thread with a bound of its own, so an interrupt gets the whole grace period.
+                long grace = sluice.stopGracePeriodMs();
+                List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers(), grace, grace);
                 writer.commit(results);
                 return results;
             } finally {

@@ -1,10 +1,7 @@
 package io.sluice.core;
 
-import io.sluice.core.checkpoint.CheckpointException;
-import io.sluice.core.checkpoint.CorruptCheckpointException;
 import io.sluice.core.checkpoint.OffsetSeq;
 import io.sluice.core.checkpoint.ReadOnlyCheckpoint;
-import io.sluice.core.checkpoint.UnsupportedCheckpointVersionException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

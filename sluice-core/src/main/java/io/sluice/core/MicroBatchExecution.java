@@ -10,7 +10,6 @@ import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.StreamContext;
 import io.sluice.core.checkpoint.Checkpoint;
-import io.sluice.core.checkpoint.CheckpointLockedException;
 import io.sluice.core.checkpoint.CommitMetadata;
 import io.sluice.core.checkpoint.OffsetSeq;
 import io.sluice.core.checkpoint.RecoveryPlan;
@@ -432,7 +431,9 @@ final class MicroBatchExecution implements StreamingQuery {
         long a0 = clock.nanos();
         BatchWriter writer = sink.beginBatch(batch.info(checkpoint.queryId()));
         try {
-            List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers(), sluice.stopGracePeriodMs());
+            long grace = sluice.stopGracePeriodMs();
+            List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers(), grace,
+                    readerWaitAfterForcedStop(grace));
             for (ReadTask t : tasks) {
                 batch.inputRows[t.sourceIndex] += t.rows;
             }
@@ -574,9 +575,21 @@ final class MicroBatchExecution implements StreamingQuery {
     }
 
     /**
+     * How long the query thread waits for its cancelled readers after stop()'s interrupt: half the grace period,
+     * so that with a reader that ignores interrupts the thread still has the other half to abort the batch and
+     * clean up, and has ended before stop(), which waits one whole grace period after interrupting, gives up on it.
+     * (The same bound on both sides would let stop() return, warning that the query did not end, just before it
+     * does.)
+     */
+    static long readerWaitAfterForcedStop(long graceMs) {
+        return Math.max(1, graceMs / 2);
+    }
+
+    /**
      * Three steps, each bounded: ask for a stop at the next batch boundary (a waiting query is woken at once) and
-     * wait up to the grace period; then interrupt the query thread (which cancels its readers) and wait up to the
-     * grace period again; then give up waiting, warn, and return with the thread left running as a daemon.
+     * wait up to the grace period; then interrupt the query thread (which cancels its readers, waits for them up to
+     * {@link #readerWaitAfterForcedStop} and cleans up) and wait up to the grace period again; then give up
+     * waiting, warn, and return with the thread left running as a daemon.
      */
     @Override
     public void stop() {

@@ -103,10 +103,11 @@ final class ReadTask {
      * {@code MicroBatchStream.stop}) never runs beside a reader. The wait is bounded by {@code graceMs} (the
      * engine's stop grace period): a reader that ignores interrupts is then left behind, named in a warning and in
      * a suppressed exception of the failure thrown, and writes nothing more. An interrupt of the calling thread
-     * (a forced stop) cancels the tasks the same way and is thrown as an {@link InterruptedException}.
+     * (a forced stop) cancels the tasks the same way, waits for them at most {@code afterInterruptMs} instead,
+     * and is thrown as an {@link InterruptedException}.
      */
-    static List<Object> runAll(List<ReadTask> tasks, BatchWriter writer, Executor pool, long graceMs)
-            throws Exception {
+    static List<Object> runAll(List<ReadTask> tasks, BatchWriter writer, Executor pool, long graceMs,
+                               long afterInterruptMs) throws Exception {
         List<Object> results = new ArrayList<>(tasks.size());
         if (tasks.size() == 1) {
             results.add(tasks.get(0).run(writer));
@@ -115,6 +116,7 @@ final class ReadTask {
         BlockingQueue<ReadTask> ended = new LinkedBlockingQueue<>();
         CountDownLatch allEnded = new CountDownLatch(tasks.size());
         Throwable failure = null;
+        long waitMs = graceMs;
         try {
             for (ReadTask t : tasks) {
                 pool.execute(() -> t.runOnPool(writer, ended, allEnded));
@@ -122,7 +124,10 @@ final class ReadTask {
             for (int i = 0; i < tasks.size() && failure == null; i++) {
                 failure = ended.take().failure;
             }
-        } catch (InterruptedException | RejectedExecutionException e) {
+        } catch (InterruptedException e) {
+            failure = e;
+            waitMs = afterInterruptMs;
+        } catch (RejectedExecutionException e) {
             failure = e;
         }
         if (failure == null) {
@@ -134,8 +139,8 @@ final class ReadTask {
         for (ReadTask t : tasks) {
             t.cancel(allEnded);
         }
-        if (!awaitIgnoringInterrupts(allEnded, graceMs)) {
-            reportLeftBehind(tasks, graceMs, failure);
+        if (!awaitIgnoringInterrupts(allEnded, waitMs)) {
+            reportLeftBehind(tasks, waitMs, failure);
         }
         if (failure instanceof Exception e) {
             throw e;
@@ -180,7 +185,7 @@ final class ReadTask {
         }
     }
 
-    private static void reportLeftBehind(List<ReadTask> tasks, long graceMs, Throwable failure) {
+    private static void reportLeftBehind(List<ReadTask> tasks, long waitedMs, Throwable failure) {
         for (ReadTask t : tasks) {
             Thread thread;
             synchronized (t) {
@@ -192,7 +197,7 @@ final class ReadTask {
             }
             StackTraceElement[] stack = thread.getStackTrace();
             String message = "Reader thread " + thread.getName() + " (partition " + t.partitionId + ", source "
-                    + t.sourceIndex + ": " + t.stream.description() + ") did not end within " + graceMs
+                    + t.sourceIndex + ": " + t.stream.description() + ") did not end within " + waitedMs
                     + " ms of being cancelled, at " + (stack.length == 0 ? "(unknown)" : stack[0])
                     + "; the batch is aborted without it, and nothing it reads from now on is written (a reader "
                     + "should let an interrupt end its waits)";

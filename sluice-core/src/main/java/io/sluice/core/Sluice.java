@@ -283,7 +283,9 @@ public final class Sluice implements AutoCloseable {
         /**
          * How long {@link StreamingQuery#stop()} waits for the query to reach a batch boundary before it interrupts
          * the query thread and its readers, and how long it then waits for the thread to end before returning
-         * anyway; so {@code stop()} returns within twice this. Positive; default 5 seconds.
+         * anyway; so {@code stop()} returns within twice this. After that interrupt the query thread waits for its
+         * readers half of it, leaving the other half for its clean-up. A batch whose reader fails waits this long
+         * for the other readers to return. Positive; default 5 seconds.
          */
         public Builder stopGracePeriod(java.time.Duration grace) {
             if (grace.isNegative() || grace.isZero()) {

@@ -41,7 +41,10 @@ public interface StreamingQuery extends AutoCloseable {
      *       waits up to the grace period: a batch in flight completes (offsets, sink, commit) first;</li>
      *   <li>if it has not ended, interrupts the query thread and its readers and waits up to the grace period
      *       again: the batch in flight is aborted ({@code BatchWriter.abort}) and nothing more is committed, so
-     *       the next start re-runs it; a failure the interrupt causes is not reported as the query's failure;</li>
+     *       the next start re-runs it; a failure the interrupt causes is not reported as the query's failure. The
+     *       query thread waits for its interrupted readers only half the grace period, then leaves behind one that
+     *       ignores interrupts (named in a warning): so such a reader alone never makes {@code stop()} give up,
+     *       and the query has ended when {@code stop()} returns;</li>
      *   <li>if the thread still runs (a source that ignores interrupts), logs a warning with where it is stuck
      *       and returns. The thread is a daemon and commits nothing more; the query stays active, and its
      *       checkpoint locked, until that thread ends.</li>

@@ -1,6 +1,5 @@
 package io.sluice.core;
 
-import io.sluice.core.checkpoint.CorruptCheckpointException;
 import io.sluice.core.sinks.MemorySink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -52,6 +52,21 @@ abstract class EngineTestBase {
                 .option("checkpointLocation", checkpoint.toString());
     }
 
+    /**
+     * Waits for {@code release} the way a badly behaved source or reader does: an interrupt is swallowed and the
+     * wait goes on, so the call ends only when the test releases it.
+     */
+    static void awaitIgnoringInterrupts(java.util.concurrent.CountDownLatch release) {
+        while (true) {
+            try {
+                release.await();
+                return;
+            } catch (InterruptedException ignored) {
+                // swallowed on purpose
+            }
+        }
+    }
+
     static List<Row> rows(long fromInclusive, long toInclusive) {
         return LongStream.rangeClosed(fromInclusive, toInclusive).mapToObj(Row::of).toList();
     }

@@ -138,14 +138,7 @@ class ParallelReadsTest extends EngineTestBase {
         firstPartitionFailsOnceTheSecondReads();
         secondPartition = () -> {
             reader[0] = Thread.currentThread();
-            while (true) {
-                try {
-                    release.await();
-                    return;
-                } catch (InterruptedException ignored) {
-                    // this reader ignores interrupts
-                }
-            }
+            awaitIgnoringInterrupts(release);
         };
         StreamingQuery q;
         Throwable cause;

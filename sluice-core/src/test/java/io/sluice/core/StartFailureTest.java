@@ -9,7 +9,6 @@ import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.types.StructType;
-import io.sluice.core.checkpoint.CheckpointLockedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

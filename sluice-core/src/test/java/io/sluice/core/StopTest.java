@@ -102,14 +102,7 @@ class StopTest extends EngineTestBase {
         source.onLatestOffset = () -> {
             queryThread[0] = Thread.currentThread();
             entered.countDown();
-            while (true) {
-                try {
-                    release.await();
-                    return;
-                } catch (InterruptedException ignored) {
-                    // this source swallows interrupts
-                }
-            }
+            awaitIgnoringInterrupts(release);
         };
         StreamingQuery q = recording(scripted().load()).start();
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();

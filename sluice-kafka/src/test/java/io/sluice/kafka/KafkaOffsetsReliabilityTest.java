@@ -2,7 +2,7 @@ package io.sluice.kafka;
 
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.Trigger;
-import io.sluice.core.checkpoint.CorruptCheckpointException;
+import io.sluice.core.CorruptCheckpointException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;

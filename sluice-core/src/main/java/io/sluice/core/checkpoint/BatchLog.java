@@ -1,5 +1,7 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CorruptCheckpointException;
+import io.sluice.core.UnsupportedCheckpointVersionException;
 import io.sluice.api.io.DurableFiles;
 import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.core.checkpoint.FileFormat.Malformed;

@@ -1,5 +1,8 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CheckpointException;
+import io.sluice.core.CheckpointLockedException;
+import io.sluice.core.CorruptCheckpointException;
 import io.sluice.api.io.DurableFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,5 +1,6 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CheckpointLockedException;
 import io.sluice.core.json.Json;
 
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CorruptCheckpointException;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.nio.file.Path;
@@ -69,8 +70,8 @@ public final class CommitLog {
     }
 
     private static String advise(long id, long newest) {
-        String restore = CorruptCheckpointException.RESTORE_OR_START_OVER;
-        String cannotStart = CorruptCheckpointException.CANNOT_START + " ";
+        String restore = FileFormat.RESTORE_OR_START_OVER;
+        String cannotStart = FileFormat.CANNOT_START + " ";
         if (id < newest) {
             return cannotStart + "It is not the newest commit (commits/" + newest + " exists): " + restore;
         }

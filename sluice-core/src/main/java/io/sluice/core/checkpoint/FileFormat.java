@@ -1,5 +1,6 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CorruptCheckpointException;
 import io.sluice.core.json.Json;
 
 import io.sluice.api.io.MetadataLogFiles;
@@ -19,6 +20,13 @@ import java.util.List;
 
 /** The text conventions shared by every checkpoint file, and strict JSON reading and compact JSON writing. */
 final class FileFormat {
+
+    /** What an operator can always do about a bad file, whatever the file: the end of its message. */
+    static final String RESTORE_OR_START_OVER =
+            "restore the checkpoint from a backup or start over with a new checkpoint location.";
+
+    /** What a bad batch or metadata file means for the query. */
+    static final String CANNOT_START = "The query cannot start from it without risking data loss.";
 
     private FileFormat() {
     }

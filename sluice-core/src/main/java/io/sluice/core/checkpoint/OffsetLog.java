@@ -1,5 +1,7 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CorruptCheckpointException;
+import io.sluice.core.UnsupportedCheckpointVersionException;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
 import java.nio.file.Files;
@@ -89,9 +91,8 @@ public final class OffsetLog {
      */
     public CorruptCheckpointException badOffset(long batchId, int source, String sourceName, RuntimeException cause) {
         return CorruptCheckpointException.badFile(fileFor(batchId), "source " + source + " (" + sourceName
-                + ") cannot read its offset: " + cause.getMessage(), CorruptCheckpointException.CANNOT_START + " Put "
-                + "back the file as the query wrote it (from a backup), or " + CorruptCheckpointException
-                .RESTORE_OR_START_OVER, cause);
+                + ") cannot read its offset: " + cause.getMessage(), FileFormat.CANNOT_START + " Put "
+                + "back the file as the query wrote it (from a backup), or " + FileFormat.RESTORE_OR_START_OVER, cause);
     }
 
     /**
@@ -103,7 +104,7 @@ public final class OffsetLog {
                 + sourceName + ") is before the end of the previous batch in " + fileFor(batchId - 1) + ": " + what
                 + "; offsets never go backwards, so one of the two files was edited or copied from another "
                 + "checkpoint", "Resuming would read that data again (duplicates). Put back the file as the query "
-                + "wrote it (from a backup), or " + CorruptCheckpointException.RESTORE_OR_START_OVER, null);
+                + "wrote it (from a backup), or " + FileFormat.RESTORE_OR_START_OVER, null);
     }
 
     /** Serializes the metadata line exactly as Spark: these keys, this order, compact. */
@@ -122,8 +123,8 @@ public final class OffsetLog {
     }
 
     private static String advise(long id, long newest, Path commitsDir) {
-        String restore = CorruptCheckpointException.RESTORE_OR_START_OVER;
-        String cannotStart = CorruptCheckpointException.CANNOT_START + " ";
+        String restore = FileFormat.RESTORE_OR_START_OVER;
+        String cannotStart = FileFormat.CANNOT_START + " ";
         if (id < newest) {
             return cannotStart + "It is not the newest batch (offsets/" + newest
                     + " exists), so deleting it is not safe: " + restore;

@@ -1,5 +1,6 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CorruptCheckpointException;
 import io.sluice.api.io.DurableFiles;
 import io.sluice.core.checkpoint.FileFormat.Malformed;
 
@@ -88,6 +89,6 @@ final class QueryMetadata {
 
     private static CorruptCheckpointException bad(Path file, String problem, Throwable cause) {
         return CorruptCheckpointException.badFile(file, problem, "It holds the query id, so the query cannot start "
-                + "from it: " + CorruptCheckpointException.RESTORE_OR_START_OVER, cause);
+                + "from it: " + FileFormat.RESTORE_OR_START_OVER, cause);
     }
 }

@@ -1,5 +1,7 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CheckpointException;
+import io.sluice.core.CheckpointLockedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,5 +1,7 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CheckpointException;
+import io.sluice.core.CorruptCheckpointException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,5 +1,6 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CheckpointLockedException;
 import java.nio.file.Path;
 
 /**

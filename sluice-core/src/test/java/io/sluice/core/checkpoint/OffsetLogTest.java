@@ -1,5 +1,8 @@
 package io.sluice.core.checkpoint;
 
+import io.sluice.core.CheckpointException;
+import io.sluice.core.CorruptCheckpointException;
+import io.sluice.core.UnsupportedCheckpointVersionException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

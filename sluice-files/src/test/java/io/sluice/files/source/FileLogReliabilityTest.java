@@ -3,7 +3,7 @@ package io.sluice.files.source;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.Trigger;
-import io.sluice.core.checkpoint.CorruptCheckpointException;
+import io.sluice.core.CorruptCheckpointException;
 import io.sluice.core.sinks.MemorySink;
 import org.junit.jupiter.api.Test;
 
