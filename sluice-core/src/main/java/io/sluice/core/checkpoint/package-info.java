@@ -8,9 +8,7 @@
  *
  * <p>Internal: not part of Sluice's API. No module but sluice-core may use it (sluice-docs-tests'
  * {@code ModuleBoundariesTest} fails the build otherwise); the layout on disk is the contract, documented in
- * docs/engine.md.
- *
- * <p>Internal to sluice-core. What callers see of it is in {@code io.sluice.core}: the exceptions it throws
+ * docs/engine.md. What callers see of it is in {@code io.sluice.core}: the exceptions it throws
  * ({@link io.sluice.core.CheckpointException} and its subclasses, through {@code DataStreamWriter.start()}) and
  * the read-only {@link io.sluice.core.CheckpointView}.
  */
