@@ -44,7 +44,7 @@ final class BrokerPlugin {
         void close();
     }
 
-    /** The given client port is taken by another socket (the broker's message, e.g. {@code port 9092 is already in use}). */
+    /** The given client port is taken by another socket (the broker's message says which). */
     static final class PortInUseException extends IllegalStateException {
         PortInUseException(String message, Throwable cause) {
             super(message, cause);

@@ -7,8 +7,9 @@ import picocli.CommandLine.Model.CommandSpec;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -49,7 +50,7 @@ final class KafkaDevCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         // For trying things out, a producer writing to a new topic creates it; --config wins over both.
-        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        Map<String, String> settings = new LinkedHashMap<>();
         settings.put("auto.create.topics.enable", "true");
         settings.put("num.partitions", PARTITIONS);
         settings.putAll(configs);
@@ -61,35 +62,37 @@ final class KafkaDevCommand implements Callable<Integer> {
         } catch (BrokerPlugin.PortInUseException e) {
             throw new IllegalStateException(e.getMessage() + "; choose another with --port PORT", e);
         }
-        try (BrokerPlugin.Running broker = started) {
-            Runnable uninstall = env.hooks().install(() -> {
-                stopRequested.countDown();
+        try {
+            try (BrokerPlugin.Running broker = started) {
+                Runnable uninstall = env.hooks().install(() -> {
+                    stopRequested.countDown();
+                    try {
+                        stopped.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                out.println("Kafka broker running: bootstrap servers " + broker.bootstrapServers() + " (data in "
+                        + dataDir.toAbsolutePath().normalize() + "). Ctrl-C stops it.");
+                String create = "sluice kafka topics --bootstrap-servers " + broker.bootstrapServers()
+                        + " create NAME --partitions N";
+                out.println(Boolean.parseBoolean(configs.getOrDefault("auto.create.topics.enable", "true").trim())
+                        ? "Topics are created on first write, with "
+                                + configs.getOrDefault("num.partitions", PARTITIONS) + " partition(s); to choose: " + create
+                        : "Topics are not created on first write: " + create);
+                out.println("Try: sluice run --source kafka --source-option kafka.bootstrap.servers="
+                        + broker.bootstrapServers() + " ... (see docs/sources/kafka.md)");
+                out.flush();
                 try {
-                    stopped.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                    stopRequested.await();
+                } finally {
+                    uninstall.run();
                 }
-            });
-            out.println("Kafka broker running: bootstrap servers " + broker.bootstrapServers() + " (data in "
-                    + dataDir.toAbsolutePath().normalize() + "). Ctrl-C stops it.");
-            String create = "sluice kafka topics --bootstrap-servers " + broker.bootstrapServers()
-                    + " create NAME --partitions N";
-            out.println(Boolean.parseBoolean(configs.getOrDefault("auto.create.topics.enable", "true").trim())
-                    ? "Topics are created on first write, with " + configs.getOrDefault("num.partitions", PARTITIONS)
-                            + " partition(s); to choose: " + create
-                    : "Topics are not created on first write: " + create);
-            out.println("Try: sluice run --source kafka --source-option kafka.bootstrap.servers="
-                    + broker.bootstrapServers() + " ... (see docs/sources/kafka.md)");
-            out.flush();
-            try {
-                stopRequested.await();
-            } finally {
-                uninstall.run();
             }
-        } finally {
             out.println("Kafka broker stopped.");
             out.flush();
-            stopped.countDown();
+        } finally {
+            stopped.countDown(); // lets the shutdown hook return: the JVM may exit now
         }
         return 0;
     }

@@ -24,6 +24,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class LauncherTest {
     private static final Path LAUNCHER = Path.of("..", "bin", "sluice").toAbsolutePath().normalize();
+    /** The launcher's compiler thresholds, before SLUICE_JAVA_OPTS. */
+    private static final List<String> JIT = List.of("-XX:Tier4InvocationThreshold=50000",
+            "-XX:Tier4MinInvocationThreshold=6000", "-XX:Tier4CompileThreshold=150000",
+            "-XX:Tier4BackEdgeThreshold=400000");
 
     @TempDir
     Path tmp;
@@ -60,16 +64,17 @@ class LauncherTest {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")), "needs script (util-linux)");
         List<String> args = javaArgs(List.of("/usr/bin/script", "-q", "-e", "-c",
                 "stty cols 120 rows 40; " + LAUNCHER + " run --plain", "/dev/null"));
-        assertThat(args).containsExactly("-Dsluice.columns=120", "-jar",
-                LAUNCHER.getParent().getParent().resolve("sluice-cli/target/sluice.jar").toString(), "run", "--plain");
+        assertThat(args).containsExactlyElementsOf(concat(JIT, List.of("-Dsluice.columns=120", "-jar",
+                LAUNCHER.getParent().getParent().resolve("sluice-cli/target/sluice.jar").toString(), "run",
+                "--plain")));
     }
 
     @Test
     void outsideATerminalNoWidthIsPassed() throws Exception {
         List<String> args = javaArgs(List.of(LAUNCHER.toString(), "checkpoint", "show", "x"));
-        assertThat(args).containsExactly("-jar",
+        assertThat(args).containsExactlyElementsOf(concat(JIT, List.of("-jar",
                 LAUNCHER.getParent().getParent().resolve("sluice-cli/target/sluice.jar").toString(), "checkpoint",
-                "show", "x");
+                "show", "x")));
     }
 
     @Test
@@ -98,8 +103,8 @@ class LauncherTest {
                 + "  echo \"$*\" >> " + trainings + "; [[ -n ${FAIL_TRAINING:-} ]] && exit 1\n"
                 + "  echo archive > \"${a#-XX:ArchiveClassesAtExit=}\"; exit 0;; esac; done\n"
                 + "printf '%s\\n' \"$@\" > " + tmp.resolve("java-args.txt"));
-        List<String> withArchive = List.of("-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off",
-                "-jar", jar.toString(), "run", "--plain");
+        List<String> withArchive = concat(List.of("-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off",
+                "-Xlog:cds+dynamic=off"), JIT, List.of("-jar", jar.toString(), "run", "--plain"));
 
         assertThat(launch(launcher, java, Map.of())).containsExactlyElementsOf(withArchive);
         assertThat(Files.readString(jsa)).isEqualTo("archive\n");
@@ -120,7 +125,7 @@ class LauncherTest {
 
         // A training that fails leaves no archive, and is not retried until the jar changes again.
         newBuild.run();
-        List<String> without = List.of("-jar", jar.toString(), "run", "--plain");
+        List<String> without = concat(JIT, List.of("-jar", jar.toString(), "run", "--plain"));
         assertThat(launch(launcher, java, Map.of("FAIL_TRAINING", "1"))).containsExactlyElementsOf(without);
         assertThat(jsa).doesNotExist();
         assertThat(launch(launcher, java, Map.of("FAIL_TRAINING", "1"))).containsExactlyElementsOf(without);
@@ -144,5 +149,10 @@ class LauncherTest {
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(Files.readString(tmp.resolve("output.txt"))).isZero();
         return Files.readAllLines(tmp.resolve("java-args.txt"));
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        return java.util.Arrays.stream(parts).flatMap(List::stream).toList();
     }
 }
