@@ -13,6 +13,14 @@
 #           again with max.poll.records 10,000, then one consumer per partition on nproc threads with Sluice's
 #           settings), then Sluice and Spark (spark-sql-kafka-0-10),
 #           availableNow to noop, one after the other against the same broker and topic (not part of `all`)
+#   cli:    whole-process start-up of the `sluice` command (not part of `all`): CLI_RUNS (default 10) runs of
+#           `bin/sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 --sink noop --checkpoint DIR
+#           --trigger availableNow` (one batch), timed from the shell, in four variants in turn: as launched (its class
+#           data sharing archive and C2 thresholds), with the JVM's own C2 thresholds (the archive alone), with neither
+#           (SLUICE_CDS=off and the JVM's thresholds), and with -XX:TieredStopAtLevel=1 (no C2) added; then
+#           CLI_SPARK_RUNS (default 3; 0 skips it) whole-process runs of Spark's `startup` workload (JVM, SparkSession,
+#           one rate-micro-batch batch to noop, stop). Median, min and max wall ms, median CPU ms (user + sys).
+#           CLI_BASELINE_JAR=PATH adds a fourth variant in turn: `java -jar PATH run ...` (an older build's jar).
 #
 # The file workloads read data generated once under bench/target/data by io.sluice.bench.GenerateEvents:
 # events-json and events-csv (100 files x 20,000 rows, the same rows), plan100k (100,000 one-line JSON files),
@@ -42,8 +50,8 @@ for what in $WHAT; do
     all) WORKLOADS+=" $ENGINE_WORKLOADS $FILE_WORKLOADS seenfiles";;
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
-    overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|plan200k|seenfiles|manifest|kafka) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|plan200k|seenfiles|manifest|kafka|engine|files|all]..." >&2
+    overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli) WORKLOADS+=" $what";;
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|engine|files|all]..." >&2
        exit 2;;
   esac
 done
@@ -66,11 +74,16 @@ stale() { # stale JAR PATH...: true when JAR is missing or any file under PATH i
   [[ ! -f $jar ]] && return 0
   [[ -n $(find "$@" -type f -newer "$jar" -print -quit 2>/dev/null) ]]
 }
-if stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-kafka/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+CLI_RUNS=${CLI_RUNS:-10}
+CLI_SPARK_RUNS=${CLI_SPARK_RUNS:-3}
+# `cli` alone needs neither benchmark program (Spark's only for its CLI_SPARK_RUNS).
+only_cli=false
+[[ $WORKLOADS == " cli" ]] && only_cli=true
+if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-kafka/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
-if stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src || [[ ! -f $SPARK_CP ]]; then
+if { ! $only_cli || (( CLI_SPARK_RUNS > 0 )); } && stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src || [[ ! -f $SPARK_CP ]]; then
   echo "building bench/spark-bench ..." >&2
   $MVN -pl bench/spark-bench package -DskipTests
 fi
@@ -205,6 +218,65 @@ if wants kafka; then
   [[ -z ${KAFKA_BOOTSTRAP:-} ]] && exec 7>&-   # closing its stdin stops the broker
 fi
 
+if wants cli; then
+  bin/sluice --version >/dev/null   # builds the jars and writes the class data sharing archive when needed
+  cli_run() { # cli_run I COMMAND...: one whole process; prints "wall_ms cpu_ms" (TIMEFORMAT: real, user, sys)
+    local i=$1 chk=$CHK/cli-$1 t
+    shift
+    rm -rf "$chk"
+    t=$( { TIMEFORMAT='%R %U %S'; time "$@" >/dev/null 2>&1; } 2>&1 ) || { echo "failed: $*" >&2; exit 1; }
+    rm -rf "$chk"
+    awk '{ printf "%d %d", $1 * 1000, ($2 + $3) * 1000 }' <<<"$t"
+  }
+  cli_line() { # cli_line ENGINE VARIANT "WALL CPU"...: the result line of one variant's runs (medians: lower middle)
+    local engine=$1 variant=$2 n w c
+    shift 2
+    n=$#
+    w=$(printf '%s\n' "$@" | cut -d' ' -f1 | sort -n | tr '\n' ' ')
+    c=$(printf '%s\n' "$@" | cut -d' ' -f2 | sort -n | tr '\n' ' ')
+    awk -v e="$engine" -v v="$variant" -v n="$n" -v w="$w" -v c="$c" -v all="$(printf '%s\n' "$@" | cut -d' ' -f1 | paste -sd,)" '
+      BEGIN { split(w, W, " "); split(c, C, " "); m = int((n + 1) / 2)
+              printf "%s cli variant=%s runs=%d median_ms=%d min_ms=%d max_ms=%d cpu_median_ms=%d all_ms=%s\n",
+                     e, v, n, W[m], W[1], W[n], C[m], all }'
+  }
+  sluice_cmd=(bin/sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 --sink noop --trigger availableNow)
+  jvm_c2="-XX:Tier4InvocationThreshold=5000 -XX:Tier4MinInvocationThreshold=600 -XX:Tier4CompileThreshold=15000"
+  jvm_c2+=" -XX:Tier4BackEdgeThreshold=40000"   # the JVM's defaults, after the launcher's: they win
+  launched=() cds=() plain=() c1=() base=()
+  echo "running sluice cli x $CLI_RUNS, the variants in turn (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+  echo "# sluice cli x $CLI_RUNS: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+  for ((i = 1; i <= CLI_RUNS; i++)); do
+    launched+=("$(cli_run "$i" "${sluice_cmd[@]}" --checkpoint "$CHK/cli-$i")")
+    cds+=("$(SLUICE_JAVA_OPTS="$jvm_c2 ${SLUICE_JAVA_OPTS:-}" cli_run "$i" "${sluice_cmd[@]}" --checkpoint "$CHK/cli-$i")")
+    plain+=("$(SLUICE_CDS=off SLUICE_JAVA_OPTS="$jvm_c2 ${SLUICE_JAVA_OPTS:-}" cli_run "$i" "${sluice_cmd[@]}" \
+        --checkpoint "$CHK/cli-$i")")
+    c1+=("$(SLUICE_JAVA_OPTS="${SLUICE_JAVA_OPTS:-} -XX:TieredStopAtLevel=1" cli_run "$i" "${sluice_cmd[@]}" \
+        --checkpoint "$CHK/cli-$i")")
+    if [[ -n ${CLI_BASELINE_JAR:-} ]]; then
+      base+=("$(cli_run "$i" java -jar "$CLI_BASELINE_JAR" "${sluice_cmd[@]:1}" --checkpoint "$CHK/cli-$i")")
+    fi
+  done
+  echo "# sluice cli: load average after $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+  R[sluice_cli]=$(cli_line sluice launched "${launched[@]}" | tee -a "$RESULTS")
+  R[sluice_cli_cds]=$(cli_line sluice cds_only "${cds[@]}" | tee -a "$RESULTS")
+  R[sluice_cli_plain]=$(cli_line sluice plain_jvm "${plain[@]}" | tee -a "$RESULTS")
+  R[sluice_cli_c1]=$(cli_line sluice c1_only "${c1[@]}" | tee -a "$RESULTS")
+  printf '%s\n' "${R[sluice_cli]}" "${R[sluice_cli_cds]}" "${R[sluice_cli_plain]}" "${R[sluice_cli_c1]}" >&2
+  if [[ -n ${CLI_BASELINE_JAR:-} ]]; then
+    echo "# sluice cli baseline: $CLI_BASELINE_JAR" >>"$RESULTS"
+    R[sluice_cli_base]=$(cli_line sluice baseline "${base[@]}" | tee -a "$RESULTS")
+    echo "${R[sluice_cli_base]}" >&2
+  fi
+  if (( CLI_SPARK_RUNS > 0 )); then
+    echo "running spark cli (startup, whole process) x $CLI_SPARK_RUNS (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+    echo "# spark cli x $CLI_SPARK_RUNS: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+    sp=()
+    for ((i = 1; i <= CLI_SPARK_RUNS; i++)); do sp+=("$(cli_run "$i" "${SPARK[@]}" startup)"); done
+    R[spark_cli]=$(cli_line spark startup "${sp[@]}" | tee -a "$RESULTS")
+    echo "${R[spark_cli]}" >&2
+  fi
+fi
+
 # ---------------------------------------------------------------- table
 
 row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
@@ -232,6 +304,22 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "startup: heap used after the batch, MB" "$(val "$a" heap_used_mb)" "$(val "$b" heap_used_mb)" ""
     row "startup: peak heap (sum of pool peaks), MB" "$(val "$a" heap_peak_mb)" "$(val "$b" heap_peak_mb)" ""
     row "startup: peak RSS, MB" "$(val "$a" rss_peak_mb)" "$(val "$b" rss_peak_mb)" ""
+  fi
+  if [[ -n ${R[sluice_cli]:-} ]]; then
+    a=${R[sluice_cli]} b=${R[spark_cli]:-}
+    row "cli: one-batch run, whole process, median ms" "$(val "$a" median_ms)" "$(val "$b" median_ms)" "${b:+$(ratio "$(val "$b" median_ms)" "$(val "$a" median_ms)") (Spark/Sluice)}"
+    row "cli: min / max ms" "$(val "$a" min_ms) / $(val "$a" max_ms)" "$(val "$b" min_ms) / $(val "$b" max_ms)" ""
+    row "cli: median CPU ms (user + sys)" "$(val "$a" cpu_median_ms)" "$(val "$b" cpu_median_ms)" ""
+    a=${R[sluice_cli_cds]}
+    row "cli: the archive alone (JVM's C2 thresholds), median / CPU ms" "$(val "$a" median_ms) / $(val "$a" cpu_median_ms)" "" ""
+    a=${R[sluice_cli_plain]}
+    row "cli: neither (plain JVM), median / CPU ms" "$(val "$a" median_ms) / $(val "$a" cpu_median_ms)" "" ""
+    a=${R[sluice_cli_c1]}
+    row "cli: launched + TieredStopAtLevel=1, median / CPU ms" "$(val "$a" median_ms) / $(val "$a" cpu_median_ms)" "" ""
+    if [[ -n ${R[sluice_cli_base]:-} ]]; then
+      a=${R[sluice_cli_base]}
+      row "cli: CLI_BASELINE_JAR, median / CPU ms" "$(val "$a" median_ms) / $(val "$a" cpu_median_ms)" "" ""
+    fi
   fi
   for w in jsonread csvread; do
     [[ -n ${R[sluice_$w]:-} ]] || continue

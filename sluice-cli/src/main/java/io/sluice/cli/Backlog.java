@@ -1,11 +1,14 @@
 package io.sluice.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import io.sluice.core.SourceProgress;
 import io.sluice.core.StreamingQueryProgress;
 
+import java.io.IOException;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -24,9 +27,12 @@ import java.util.OptionalLong;
  * </ol>
  * A source with none of these (rate-micro-batch, memory) has no backlog to show. Not thread-safe: one listener
  * thread feeds it.
+ *
+ * <p>Offsets are read with Jackson's streaming parser, not its ObjectMapper: creating a mapper costs about 150 ms
+ * at start-up (dates, locales, introspection), longer than a whole one-batch run.
  */
 final class Backlog {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonFactory JSON = new JsonFactory();
 
     /** Per source index: the most files or bytes seen outstanding. */
     private final Map<Integer, Long> peak = new HashMap<>();
@@ -88,55 +94,64 @@ final class Backlog {
 
     /** latest - end, summed over partitions; empty unless both offsets have one of the known shapes. */
     static OptionalLong behind(String endJson, String latestJson) {
-        if (endJson == null || latestJson == null) {
-            return OptionalLong.empty();
+        Object end = offsets(endJson);
+        Object latest = offsets(latestJson);
+        if (end instanceof Long e && latest instanceof Long l) {
+            return OptionalLong.of(Math.max(0, l - e));
         }
-        JsonNode end;
-        JsonNode latest;
-        try {
-            end = JSON.readTree(endJson);
-            latest = JSON.readTree(latestJson);
-        } catch (Exception e) {
-            return OptionalLong.empty();
-        }
-        if (end == null || latest == null) {
-            return OptionalLong.empty();
-        }
-        if (end.isIntegralNumber() && latest.isIntegralNumber()) {
-            return OptionalLong.of(Math.max(0, latest.longValue() - end.longValue()));
-        }
-        if (!kafkaShaped(end) || !kafkaShaped(latest)) {
+        if (!(end instanceof Map<?, ?> endTopics) || !(latest instanceof Map<?, ?> latestTopics)) {
             return OptionalLong.empty();
         }
         long sum = 0;
-        for (Map.Entry<String, JsonNode> topic : latest.properties()) {
-            JsonNode endTopic = end.get(topic.getKey());
-            for (Map.Entry<String, JsonNode> part : topic.getValue().properties()) {
-                JsonNode endPart = endTopic == null ? null : endTopic.get(part.getKey());
+        for (Map.Entry<?, ?> topic : latestTopics.entrySet()) {
+            Map<?, ?> endTopic = (Map<?, ?>) endTopics.get(topic.getKey());
+            for (Map.Entry<?, ?> part : ((Map<?, ?>) topic.getValue()).entrySet()) {
+                Object endPart = endTopic == null ? null : endTopic.get(part.getKey());
                 if (endPart != null) {
-                    sum += Math.max(0, part.getValue().longValue() - endPart.longValue());
+                    sum += Math.max(0, (Long) part.getValue() - (Long) endPart);
                 }
             }
         }
         return OptionalLong.of(sum);
     }
 
-    /** An object of objects of whole numbers, as {@code {"topic":{"0":12,"1":7}}}. */
-    private static boolean kafkaShaped(JsonNode node) {
-        if (!node.isObject() || node.isEmpty()) {
-            return false;
+    /**
+     * An offset's JSON as a {@link Long} (a whole number) or as topic to partition to offset (a non-empty object of
+     * objects of whole numbers, as {@code {"topic":{"0":12,"1":7}}}); null for anything else, or no JSON.
+     */
+    private static Object offsets(String json) {
+        if (json == null) {
+            return null;
         }
-        for (JsonNode topic : node) {
-            if (!topic.isObject()) {
-                return false;
+        try (JsonParser p = JSON.createParser(json)) {
+            JsonToken first = p.nextToken();
+            Object value = first == JsonToken.VALUE_NUMBER_INT ? (Object) p.getLongValue()
+                    : first == JsonToken.START_OBJECT ? topics(p) : null;
+            return value != null && p.nextToken() == null ? value : null;
+        } catch (IOException e) {
+            return null; // not JSON, or a number beyond a long
+        }
+    }
+
+    /** After the outer object's start: its topics, or null when it is empty or not Kafka-shaped. */
+    private static Map<String, Map<String, Long>> topics(JsonParser p) throws IOException {
+        Map<String, Map<String, Long>> topics = new LinkedHashMap<>();
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String topic = p.currentName();
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
             }
-            for (JsonNode offset : topic) {
-                if (!offset.isIntegralNumber()) {
-                    return false;
+            Map<String, Long> partitions = new LinkedHashMap<>();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String partition = p.currentName();
+                if (p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
+                    return null;
                 }
+                partitions.put(partition, p.getLongValue());
             }
+            topics.put(topic, partitions);
         }
-        return true;
+        return topics.isEmpty() ? null : topics;
     }
 
     private static OptionalLong wholeNumber(String text) {

@@ -5,6 +5,7 @@ import picocli.CommandLine;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The {@code sluice} command: {@code sluice run}, {@code sluice checkpoint show}; {@code sluice --help} lists them.
@@ -20,26 +21,52 @@ public final class Main {
     /** Runs the command and exits the JVM with its exit code. */
     public static void main(String[] args) {
         configureLogging(args);
-        System.exit(commandLine(Env.system()).execute(args));
+        System.exit(commandLine(Env.system(), args).execute(args));
     }
 
-    /** The command line wired to an environment; {@code execute(args)} runs it and returns the exit code. */
+    /** The command line wired to an environment, with every subcommand; {@code execute(args)} runs it. */
     static CommandLine commandLine(Env env) {
+        return commandLine(env, new String[0]);
+    }
+
+    /**
+     * The command line for {@code args}: with only the subcommand they name when they name one (picocli reads a
+     * command's annotations, by reflection, as it is added: all of them cost a tenth of a second at each start), else
+     * with every subcommand (for {@code sluice --help}, or to suggest the right name for a misspelt one).
+     */
+    static CommandLine commandLine(Env env, String[] args) {
         ErrorReporter reporter = new ErrorReporter();
-        CommandLine cmd = new CommandLine(new SluiceCommand());
-        cmd.addSubcommand("run", new RunCommand(env, reporter));
-        cmd.addSubcommand("demo", new DemoCommand(env));
-        cmd.addSubcommand("checkpoint", new CommandLine(new CheckpointCommand())
+        Map<String, Supplier<Object>> subcommands = new LinkedHashMap<>();
+        subcommands.put("run", () -> new RunCommand(env, reporter));
+        subcommands.put("demo", () -> new DemoCommand(env));
+        subcommands.put("checkpoint", () -> new CommandLine(new CheckpointCommand())
                 .addSubcommand("show", new CheckpointShowCommand()));
-        cmd.addSubcommand("sink", new CommandLine(new SinkCommand())
+        subcommands.put("sink", () -> new CommandLine(new SinkCommand())
                 .addSubcommand("check", new SinkCheckCommand()));
-        cmd.addSubcommand("kafka", new CommandLine(new KafkaCommand())
+        subcommands.put("kafka", () -> new CommandLine(new KafkaCommand())
                 .addSubcommand("dev", new KafkaDevCommand(env))
                 .addSubcommand("topics", new KafkaTopicsCommand())
                 .addSubcommand("reconcile", new KafkaReconcileCommand()));
+        CommandLine cmd = new CommandLine(new SluiceCommand());
+        String named = subcommandName(args);
+        subcommands.forEach((name, command) -> {
+            if (named == null || !subcommands.containsKey(named) || name.equals(named)) {
+                cmd.addSubcommand(name, command.get());
+            }
+        });
         cmd.setExecutionExceptionHandler(reporter);
         cmd.setParameterExceptionHandler(reporter);
         return cmd;
+    }
+
+    /** The first argument that is not an option (the top command's options take no value); null if none. */
+    private static String subcommandName(String[] args) {
+        for (String a : args) {
+            if (!a.startsWith("-")) {
+                return a;
+            }
+        }
+        return null;
     }
 
     /**

@@ -24,7 +24,7 @@ final class Cli {
     static Result run(Env env, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cmd = Main.commandLine(env);
+        CommandLine cmd = Main.commandLine(env, args);
         cmd.setOut(new PrintWriter(out, true));
         cmd.setErr(new PrintWriter(err, true));
         int code = cmd.execute(args);

@@ -86,13 +86,18 @@ class KafkaCommandTest {
             t.join(30_000);
         }
         assertThat(result.get().exitCode()).isZero();
-        assertThat(result.get().out()).isEqualTo("Kafka broker running: bootstrap servers " + servers + " (data in "
-                + tmp.toAbsolutePath().normalize() + "). Ctrl-C stops it.\n"
+        assertThat(result.get().out()).isEqualTo(devOutput(servers, tmp));
+    }
+
+    /** What {@code kafka dev} prints from start to stop with the default settings. */
+    static String devOutput(String servers, Path dataDir) {
+        return "Kafka broker running: bootstrap servers " + servers + " (data in "
+                + dataDir.toAbsolutePath().normalize() + "). Ctrl-C stops it.\n"
                 + "Topics are created on first write, with 1 partition(s); to choose: sluice kafka topics"
                 + " --bootstrap-servers " + servers + " create NAME --partitions N\n"
                 + "Try: sluice run --source kafka --source-option kafka.bootstrap.servers=" + servers
                 + " ... (see docs/sources/kafka.md)\n"
-                + "Kafka broker stopped.\n");
+                + "Kafka broker stopped.\n";
     }
 
     @Test

@@ -8,7 +8,9 @@ import org.junit.jupiter.api.Test;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -172,5 +174,19 @@ class ProgressViewTest {
         view.onQueryProgress(new LiveView.QueryProgressEvent(progress(0, 20, 1, 2, 3, files(20, 3, 30))));
         view.onQueryTerminated(new LiveView.QueryTerminatedEvent(ID, ID, null));
         assertThat(plain.toString()).isEqualTo("batch 0: 20 rows, 10.0 input rows/s, 20.0 processed rows/s, 3 ms\n");
+    }
+
+    @Test
+    void oneDecimalIsWhatTheFormatterPrints() {
+        List<Double> values = new java.util.ArrayList<>(List.of(0.0, 0.05, 0.15, 0.25, 0.35, 1.45, 2.675, 999.95,
+                12345.65, 1e-5, 0.96, 9.95, 1e7, 1.0e21, 30303.0, 10714285.7, Double.MIN_VALUE, Double.MAX_VALUE));
+        SplittableRandom random = new SplittableRandom(15);
+        for (int i = 0; i < 10_000; i++) {
+            values.add(random.nextDouble() * Math.pow(10, random.nextInt(-3, 12)));
+            values.add(random.nextInt(0, 1_000_000) / 100.0 + 0.05);
+        }
+        for (double v : values) {
+            assertThat(ProgressView.oneDecimal(v)).as("%s", v).isEqualTo(String.format(Locale.ROOT, "%.1f", v));
+        }
     }
 }
