@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.sluice.api.Options;
 import io.sluice.api.Row;
 import io.sluice.api.types.ArrayType;
 import io.sluice.api.types.AtomicType;
@@ -12,6 +13,9 @@ import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
 import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructType;
+import io.sluice.values.DateTimePatterns;
+import io.sluice.values.DateTimeReader;
+import io.sluice.values.SparkTimestamps;
 
 import java.io.IOException;
 import java.io.StringWriter;
@@ -19,7 +23,6 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,8 +41,7 @@ final class Json {
     }
 
     /** The options from_json reads; others are accepted and ignored, as Spark ignores options it does not use. */
-    record ReadOptions(boolean failFast, DateTimeFormatter timestampFormat, DateTimeFormatter dateFormat,
-                       JsonFactory factory) {
+    record ReadOptions(boolean failFast, DateTimeReader dateTimes, JsonFactory factory) {
 
         /**
          * @throws IllegalArgumentException naming the option and the accepted values
@@ -66,8 +68,9 @@ final class Json {
                             bool(o, "allowBackslashEscapingAnyCharacter", false))
                     .configure(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS, bool(o, "allowUnquotedControlChars", false))
                     .build();
-            return new ReadOptions(mode.equals("FAILFAST"), pattern(o, "timestampFormat"), pattern(o, "dateFormat"),
-                    factory);
+            // The JSON file source's rules (sluice-values), in the session time zone unless timeZone is given.
+            return new ReadOptions(mode.equals("FAILFAST"), DateTimeReader.of(Options.of(options),
+                    DateTimes.SESSION_ZONE, true), factory);
         }
     }
 
@@ -78,7 +81,7 @@ final class Json {
             Map<String, String> o = lower(options);
             DateTimeFormatter ts = pattern(o, "timestampFormat");
             DateTimeFormatter date = pattern(o, "dateFormat");
-            return new WriteOptions(ts == null ? DateTimes.JSON_TIMESTAMP : ts.withZone(ZoneOffset.UTC),
+            return new WriteOptions(ts == null ? DateTimes.JSON_TIMESTAMP : ts,
                     date == null ? DateTimeFormatter.ISO_LOCAL_DATE : date, bool(o, "ignoreNullFields", true),
                     new JsonFactory());
         }
@@ -107,7 +110,7 @@ final class Json {
             return null;
         }
         try {
-            return DateTimes.pattern(v);
+            return DateTimePatterns.formatter(v, Locale.US, DateTimes.SESSION_ZONE);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Invalid value '" + v + "' for option '" + key
                     + "': not a datetime pattern (" + e.getMessage() + ")");
@@ -385,7 +388,7 @@ final class Json {
                 return r == null ? fail(p) : r;
             };
         } else if (t == AtomicType.TIMESTAMP_TYPE) {
-            DateTimeFormatter f = o.timestampFormat;
+            DateTimeReader f = o.dateTimes;
             return p -> {
                 JsonToken tok = p.currentToken();
                 if (tok == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
@@ -394,17 +397,17 @@ final class Json {
                 if (tok != JsonToken.VALUE_STRING || p.getTextLength() == 0) {
                     return fail(p);
                 }
-                Instant r = f == null ? DateTimes.parseTimestamp(p.getText()) : DateTimes.parseWith(f, p.getText());
-                return r == null ? fail(p) : r;
+                long r = f.timestampMicros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+                return r == SparkTimestamps.FAIL_MICROS ? fail(p) : SparkTimestamps.instant(r);
             };
         } else if (t == AtomicType.DATE_TYPE) {
-            DateTimeFormatter f = o.dateFormat;
+            DateTimeReader f = o.dateTimes;
             return p -> {
                 if (p.currentToken() != JsonToken.VALUE_STRING || p.getTextLength() == 0) {
                     return fail(p);
                 }
-                LocalDate r = f == null ? DateTimes.parseDate(p.getText()) : DateTimes.parseDateWith(f, p.getText());
-                return r == null ? fail(p) : r;
+                long r = f.epochDay(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+                return r == SparkTimestamps.FAIL_DAY ? fail(p) : LocalDate.ofEpochDay(r);
             };
         } else if (t == AtomicType.BINARY_TYPE) {
             return p -> {
