@@ -7,7 +7,6 @@ import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 
 import java.nio.charset.Charset;
-import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Optional;
 

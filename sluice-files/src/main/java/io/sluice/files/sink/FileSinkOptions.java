@@ -1,5 +1,6 @@
 package io.sluice.files.sink;
 
+import io.sluice.api.Durations;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import io.sluice.api.io.LocalPaths;
@@ -64,13 +65,13 @@ final class FileSinkOptions {
             default -> throw new InvalidOptionException(o.contains("compression") ? "compression" : "codec",
                     codec, "none, uncompressed or gzip is accepted");
         }
-        this.retentionMs = o.get("retention").map(v -> TimeStrings.asMillis("retention", v)).orElse(Long.MAX_VALUE);
+        this.retentionMs = o.get("retention").map(v -> Durations.timeStringAsMs("retention", v)).orElse(Long.MAX_VALUE);
         this.compactInterval = o.getInt("compactInterval", DEFAULT_COMPACT_INTERVAL);
         if (compactInterval < 1) {
             throw new InvalidOptionException("compactInterval", Integer.toString(compactInterval),
                     "a positive whole number is accepted");
         }
-        this.cleanupDelayMs = o.get("cleanupDelay").map(v -> TimeStrings.asMillis("cleanupDelay", v))
+        this.cleanupDelayMs = o.get("cleanupDelay").map(v -> Durations.timeStringAsMs("cleanupDelay", v))
                 .orElse(DEFAULT_CLEANUP_DELAY_MS);
         // Read by the engine too (and checked there); the manifest keeps at least this many batches' files.
         this.minBatchesToRetain = Math.max(1, o.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN));
