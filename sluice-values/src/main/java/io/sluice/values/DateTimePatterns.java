@@ -44,12 +44,22 @@ public final class DateTimePatterns {
     public static DateTimeFormatter parser(String pattern, Locale locale) {
         String converted = convertPattern(pattern, true);
         DateTimeFormatterBuilder b = new DateTimeFormatterBuilder().parseCaseInsensitive();
-        if (converted.indexOf('S') >= 0) {
-            appendWithVarLengthFraction(b, converted);
-        } else {
-            b.appendPattern(converted);
+        try {
+            if (converted.indexOf('S') >= 0) {
+                appendWithVarLengthFraction(b, converted);
+            } else {
+                b.appendPattern(converted);
+            }
+        } catch (IllegalArgumentException e) {
+            throw asGiven(e, converted, pattern);
         }
         return b.toFormatter(locale).withChronology(IsoChronology.INSTANCE).withResolverStyle(ResolverStyle.STRICT);
+    }
+
+    // java.time's message quotes the converted pattern ('u' for 'y'): show the user's.
+    private static IllegalArgumentException asGiven(IllegalArgumentException e, String converted, String pattern) {
+        String m = e.getMessage();
+        return new IllegalArgumentException(m == null ? null : m.replace(converted, pattern), e);
     }
 
     /**
@@ -58,8 +68,13 @@ public final class DateTimePatterns {
      * @throws IllegalArgumentException with Spark's reason for a pattern it refuses
      */
     public static DateTimeFormatter formatter(String pattern, Locale locale, ZoneId zone) {
-        return new DateTimeFormatterBuilder().appendPattern(convertPattern(pattern, false)).toFormatter(locale)
-                .withChronology(IsoChronology.INSTANCE).withZone(zone);
+        String converted = convertPattern(pattern, false);
+        try {
+            return new DateTimeFormatterBuilder().appendPattern(converted).toFormatter(locale)
+                    .withChronology(IsoChronology.INSTANCE).withZone(zone);
+        } catch (IllegalArgumentException e) {
+            throw asGiven(e, converted, pattern);
+        }
     }
 
     /** The error message Spark gives for a pattern {@link #parser} or {@link #formatter} refused. */

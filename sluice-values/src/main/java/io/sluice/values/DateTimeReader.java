@@ -203,6 +203,34 @@ public final class DateTimeReader {
         return day;
     }
 
+    /**
+     * {@link #timestampMicros}, failing with Spark's reason.
+     *
+     * @throws ValueParseException when the text is not a timestamp
+     */
+    public long timestampMicrosOrFail(char[] s, int off, int len) {
+        long micros = timestampMicros(s, off, len);
+        if (micros == SparkTimestamps.FAIL_MICROS) {
+            throw new ValueParseException("Cannot parse '" + new String(s, off, len) + "' as a timestamp"
+                    + (timestampParser != null ? " with timestampFormat" : ""));
+        }
+        return micros;
+    }
+
+    /**
+     * {@link #epochDay} as a date, failing with Spark's reason.
+     *
+     * @throws ValueParseException when the text is not a date
+     */
+    public LocalDate dateOrFail(char[] s, int off, int len) {
+        long day = epochDay(s, off, len);
+        if (day == SparkTimestamps.FAIL_DAY) {
+            throw new ValueParseException("Cannot parse '" + new String(s, off, len) + "' as a date"
+                    + (dateParser != null ? " with dateFormat" : ""));
+        }
+        return LocalDate.ofEpochDay(day);
+    }
+
     /** {@link #epochDay} as a date, or null. */
     public LocalDate date(String s) {
         long day = epochDay(s.toCharArray(), 0, s.length());

@@ -23,9 +23,9 @@ final class DateTimes {
     private DateTimes() {
     }
 
-    /** {@code to_json}'s default timestamp form: {@code 2026-10-02T00:00:00.000Z}. */
+    /** {@code to_json}'s default timestamp form: {@code 2026-10-02T00:00:00.000Z} (a proleptic year, as Spark's). */
     static final DateTimeFormatter JSON_TIMESTAMP =
-            DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", Locale.US).withZone(SESSION_ZONE);
+            DateTimePatterns.formatter("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", Locale.US, SESSION_ZONE);
 
     /** {@code CAST(s AS DATE)}: Spark's {@code stringToDate}; null when not a date. */
     static LocalDate parseDate(String str) {

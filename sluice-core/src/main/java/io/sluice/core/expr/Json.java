@@ -15,6 +15,8 @@ import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructType;
 import io.sluice.values.DateTimePatterns;
 import io.sluice.values.DateTimeReader;
+import io.sluice.values.JsonToRow;
+import io.sluice.values.PartialValueException;
 import io.sluice.values.SparkTimestamps;
 
 import java.io.IOException;
@@ -41,7 +43,7 @@ final class Json {
     }
 
     /** The options from_json reads; others are accepted and ignored, as Spark ignores options it does not use. */
-    record ReadOptions(boolean failFast, DateTimeReader dateTimes, JsonFactory factory) {
+    record ReadOptions(boolean failFast, JsonToRow.Settings values) {
 
         /**
          * @throws IllegalArgumentException naming the option and the accepted values
@@ -69,8 +71,11 @@ final class Json {
                     .configure(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS, bool(o, "allowUnquotedControlChars", false))
                     .build();
             // The JSON file source's rules (sluice-values), in the session time zone unless timeZone is given.
-            return new ReadOptions(mode.equals("FAILFAST"), DateTimeReader.of(Options.of(options),
-                    DateTimes.SESSION_ZONE, true), factory);
+            boolean nonNumeric = bool(o, "allowNonNumericNumbers", true);
+            Options given = Options.of(options);
+            return new ReadOptions(mode.equals("FAILFAST"), new JsonToRow.Settings(factory, nonNumeric,
+                    given.get("locale").map(Locale::forLanguageTag).orElse(Locale.US),
+                    DateTimeReader.of(given, DateTimes.SESSION_ZONE, true)));
         }
     }
 
@@ -120,36 +125,27 @@ final class Json {
     // -------------------------------------------------------------------------------------------------------------
     // Reading
 
-    /** A JSON value of the wrong type. Shared and without a stack trace: it is control flow, per bad value. */
-    private static final class BadValue extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        static final BadValue INSTANCE = new BadValue();
-
-        private BadValue() {
-            super("bad JSON value", null, false, false);
-        }
-    }
-
     /**
-     * Reads one value whose first token is current; leaves the parser on the value's last token, also when it
-     * throws {@link BadValue}.
+     * {@code from_json}: the JSON file source's reader ({@link JsonToRow}) on the text. A field that does not convert
+     * is null and the rest is kept (Spark's partial results); malformed text, JSON null or an array where a struct is
+     * expected give a struct of nulls (PERMISSIVE) or fail (FAILFAST).
      */
-    private interface Reader {
-        Object read(JsonParser p) throws IOException;
-    }
-
     static final class FromJson extends Eval {
         final Eval child;
         final DataType schema;
         final ReadOptions options;
-        final Reader root;
+        final JsonToRow.Reader root;
+        /** For an array of structs: the struct, since an object stands for an array of it (SPARK-19595). */
+        final JsonToRow.Reader single;
         final Object[] allNulls;
 
         FromJson(Eval child, DataType schema, ReadOptions options) {
             this.child = child;
             this.schema = schema;
             this.options = options;
-            this.root = reader(schema, options, true);
+            this.root = JsonToRow.forType(schema);
+            this.single = schema instanceof ArrayType a && a.elementType() instanceof StructType
+                    ? JsonToRow.forType(a.elementType()) : null;
             this.allNulls = schema instanceof StructType s ? new Object[s.size()] : null;
         }
 
@@ -160,7 +156,9 @@ final class Json {
                 return null;
             }
             String text = (String) v;
-            try (JsonParser p = options.factory.createParser(text)) {
+            // A fresh context per value: evaluation may run on several reader threads at once.
+            JsonToRow.Ctx ctx = new JsonToRow.Ctx(options.values);
+            try (JsonParser p = options.values.factory().createParser(text)) {
                 JsonToken first = p.nextToken();
                 if (first == null) {
                     return null; // blank input
@@ -171,15 +169,18 @@ final class Json {
                 if (schema instanceof StructType && first == JsonToken.START_ARRAY) {
                     return malformed(text, null); // Spark's from_json reads no arrays as structs
                 }
-                return root.read(p);
-            } catch (BadValue e) {
-                return malformed(text, null);
-            } catch (IOException e) {
+                if (single != null && first == JsonToken.START_OBJECT) {
+                    return new ArrayList<>(List.of(single.read(p, ctx)));
+                }
+                return root.read(p, ctx);
+            } catch (PartialValueException e) {
+                return options.failFast ? malformed(text, e.reason) : e.partial;
+            } catch (IOException | RuntimeException e) {
                 return malformed(text, e);
             }
         }
 
-        private Object malformed(String text, Exception cause) {
+        private Object malformed(String text, Throwable cause) {
             if (options.failFast) {
                 throw new IllegalStateException("Malformed records are detected in record parsing. Parse Mode: "
                         + "FAILFAST. To process malformed records as null result, try setting the option 'mode' as "
@@ -191,237 +192,6 @@ final class Json {
 
     private static String abbreviate(String s) {
         return s.length() <= 200 ? s : s.substring(0, 197) + "...";
-    }
-
-    private static Reader reader(DataType t, ReadOptions o, boolean root) {
-        if (t instanceof StructType s) {
-            return structReader(s, o);
-        } else if (t instanceof ArrayType a) {
-            Reader element = reader(a.elementType(), o, false);
-            Reader array = p -> {
-                if (p.currentToken() != JsonToken.START_ARRAY) {
-                    return fail(p);
-                }
-                List<Object> out = new ArrayList<>();
-                boolean bad = false;
-                while (p.nextToken() != JsonToken.END_ARRAY) {
-                    try {
-                        out.add(value(element, p));
-                    } catch (BadValue e) {
-                        if (o.failFast) {
-                            throw e;
-                        }
-                        bad = true;
-                    }
-                }
-                if (bad) {
-                    throw BadValue.INSTANCE; // an element that does not convert voids the whole array, as in Spark
-                }
-                return out;
-            };
-            if (root && a.elementType() instanceof StructType) {
-                Reader single = reader(a.elementType(), o, false);
-                // An object where an array of structs is expected is an array of that one struct (SPARK-19595).
-                return p -> p.currentToken() == JsonToken.START_OBJECT ? new ArrayList<>(List.of(single.read(p)))
-                        : array.read(p);
-            }
-            return array;
-        } else if (t instanceof MapType m) {
-            Reader valueReader = reader(m.valueType(), o, false);
-            return p -> {
-                if (p.currentToken() != JsonToken.START_OBJECT) {
-                    return fail(p);
-                }
-                Map<String, Object> out = new LinkedHashMap<>();
-                boolean bad = false;
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String key = p.currentName();
-                    p.nextToken();
-                    try {
-                        out.put(key, value(valueReader, p));
-                    } catch (BadValue e) {
-                        if (o.failFast) {
-                            throw e;
-                        }
-                        bad = true;
-                    }
-                }
-                if (bad) {
-                    throw BadValue.INSTANCE;
-                }
-                return out;
-            };
-        }
-        return atomicReader(t, o);
-    }
-
-    /** Runs a reader unless the token is JSON null, which is SQL NULL for every type. */
-    private static Object value(Reader r, JsonParser p) throws IOException {
-        return p.currentToken() == JsonToken.VALUE_NULL ? null : r.read(p);
-    }
-
-    /** Skips the value at hand and reports it as bad. */
-    private static Object fail(JsonParser p) throws IOException {
-        p.skipChildren();
-        throw BadValue.INSTANCE;
-    }
-
-    private static Reader structReader(StructType s, ReadOptions o) {
-        int n = s.size();
-        Reader[] fields = new Reader[n];
-        String[] names = new String[n];
-        Map<String, Integer> index = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            fields[i] = reader(s.field(i).dataType(), o, false);
-            names[i] = s.field(i).name();
-            index.putIfAbsent(names[i], i); // field names match exactly, as Spark's JSON reader
-        }
-        return p -> {
-            if (p.currentToken() != JsonToken.START_OBJECT) {
-                return fail(p);
-            }
-            Object[] values = new Object[n];
-            int expected = 0;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                int i;
-                // Objects usually list fields in schema order: try the next one before the map.
-                if (expected < n && names[expected].equals(name)) {
-                    i = expected;
-                } else {
-                    Integer k = index.get(name);
-                    i = k == null ? -1 : k;
-                }
-                p.nextToken();
-                if (i < 0) {
-                    p.skipChildren();
-                    continue;
-                }
-                expected = i + 1;
-                try {
-                    values[i] = value(fields[i], p);
-                } catch (BadValue e) {
-                    if (o.failFast) {
-                        throw e;
-                    }
-                    values[i] = null; // the rest of the record is kept (Spark's partial results)
-                }
-            }
-            return Row.wrap(values).attach(s);
-        };
-    }
-
-    private static Reader atomicReader(DataType t, ReadOptions o) {
-        if (t == AtomicType.STRING_TYPE) {
-            return p -> {
-                JsonToken tok = p.currentToken();
-                if (tok == JsonToken.VALUE_STRING) {
-                    return p.getText();
-                }
-                if (tok == JsonToken.START_OBJECT || tok == JsonToken.START_ARRAY) {
-                    StringWriter w = new StringWriter();
-                    try (JsonGenerator g = o.factory.createGenerator(w)) {
-                        g.copyCurrentStructure(p); // a nested value read as string is its JSON text
-                    }
-                    return w.toString();
-                }
-                return p.getText();
-            };
-        } else if (t == AtomicType.BOOLEAN_TYPE) {
-            return p -> switch (p.currentToken()) {
-                case VALUE_TRUE -> Boolean.TRUE;
-                case VALUE_FALSE -> Boolean.FALSE;
-                default -> fail(p);
-            };
-        } else if (Types.isIntegral(t)) {
-            long min = t == AtomicType.LONG_TYPE ? Long.MIN_VALUE : t == AtomicType.INT_TYPE ? Integer.MIN_VALUE
-                    : t == AtomicType.SHORT_TYPE ? Short.MIN_VALUE : Byte.MIN_VALUE;
-            long max = -(min + 1);
-            return p -> {
-                if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
-                        || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                    return fail(p);
-                }
-                long l = p.getLongValue();
-                if (l < min || l > max) {
-                    return fail(p);
-                }
-                return Casts.fromLong(l, t);
-            };
-        } else if (Types.isFractional(t)) {
-            boolean isFloat = t == AtomicType.FLOAT_TYPE;
-            return p -> {
-                JsonToken tok = p.currentToken();
-                double d;
-                if (tok == JsonToken.VALUE_NUMBER_INT || tok == JsonToken.VALUE_NUMBER_FLOAT) {
-                    d = p.getDoubleValue();
-                } else if (tok == JsonToken.VALUE_STRING) {
-                    switch (p.getText()) {
-                        case "NaN" -> d = Double.NaN;
-                        case "+INF", "+Infinity", "Infinity" -> d = Double.POSITIVE_INFINITY;
-                        case "-INF", "-Infinity" -> d = Double.NEGATIVE_INFINITY;
-                        default -> {
-                            return fail(p);
-                        }
-                    }
-                } else {
-                    return fail(p);
-                }
-                return isFloat ? (Object) (float) d : (Object) d;
-            };
-        } else if (t instanceof DecimalType dt) {
-            return p -> {
-                JsonToken tok = p.currentToken();
-                BigDecimal d;
-                if (tok == JsonToken.VALUE_NUMBER_INT || tok == JsonToken.VALUE_NUMBER_FLOAT) {
-                    d = p.getDecimalValue();
-                } else if (tok == JsonToken.VALUE_STRING && p.getTextLength() > 0) {
-                    try {
-                        d = new BigDecimal(p.getText());
-                    } catch (NumberFormatException e) {
-                        return fail(p);
-                    }
-                } else {
-                    return fail(p);
-                }
-                BigDecimal r = Casts.fit(d, dt);
-                return r == null ? fail(p) : r;
-            };
-        } else if (t == AtomicType.TIMESTAMP_TYPE) {
-            DateTimeReader f = o.dateTimes;
-            return p -> {
-                JsonToken tok = p.currentToken();
-                if (tok == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
-                    return Instant.ofEpochSecond(p.getLongValue());
-                }
-                if (tok != JsonToken.VALUE_STRING || p.getTextLength() == 0) {
-                    return fail(p);
-                }
-                long r = f.timestampMicros(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-                return r == SparkTimestamps.FAIL_MICROS ? fail(p) : SparkTimestamps.instant(r);
-            };
-        } else if (t == AtomicType.DATE_TYPE) {
-            DateTimeReader f = o.dateTimes;
-            return p -> {
-                if (p.currentToken() != JsonToken.VALUE_STRING || p.getTextLength() == 0) {
-                    return fail(p);
-                }
-                long r = f.epochDay(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-                return r == SparkTimestamps.FAIL_DAY ? fail(p) : LocalDate.ofEpochDay(r);
-            };
-        } else if (t == AtomicType.BINARY_TYPE) {
-            return p -> {
-                if (p.currentToken() != JsonToken.VALUE_STRING) {
-                    return fail(p);
-                }
-                try {
-                    return p.getBinaryValue();
-                } catch (IOException | IllegalArgumentException e) {
-                    return fail(p);
-                }
-            };
-        }
-        throw new IllegalArgumentException("from_json cannot read type " + t.sql());
     }
 
     // -------------------------------------------------------------------------------------------------------------

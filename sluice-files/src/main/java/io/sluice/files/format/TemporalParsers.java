@@ -3,6 +3,7 @@ package io.sluice.files.format;
 import io.sluice.api.Options;
 import io.sluice.values.DateTimeReader;
 import io.sluice.values.SparkTimestamps;
+import io.sluice.values.ValueParseException;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -16,7 +17,8 @@ import java.util.Locale;
  * JVM's zone, Spark's default session time zone). Immutable and thread-safe.
  */
 final class TemporalParsers {
-    private final DateTimeReader reader;
+    /** The rules themselves, for the JSON-to-row readers. */
+    final DateTimeReader reader;
 
     private TemporalParsers(DateTimeReader reader) {
         this.reader = reader;
@@ -42,12 +44,7 @@ final class TemporalParsers {
 
     /** {@link #timestamp} in microseconds since the epoch. */
     long timestampMicros(char[] s, int off, int len) {
-        long micros = reader.timestampMicros(s, off, len);
-        if (micros == SparkTimestamps.FAIL_MICROS) {
-            throw new ValueParseException("Cannot parse '" + new String(s, off, len) + "' as a timestamp"
-                    + (reader.hasTimestampPattern() ? " with timestampFormat" : ""));
-        }
-        return micros;
+        return reader.timestampMicrosOrFail(s, off, len);
     }
 
     /** Schema inference's timestamp test (Spark's TimestampFormatter.parseOptional); no fallback. */
@@ -61,12 +58,7 @@ final class TemporalParsers {
     }
 
     LocalDate date(char[] s, int off, int len) {
-        long day = reader.epochDay(s, off, len);
-        if (day == SparkTimestamps.FAIL_DAY) {
-            throw new ValueParseException("Cannot parse '" + new String(s, off, len) + "' as a date"
-                    + (reader.hasDatePattern() ? " with dateFormat" : ""));
-        }
-        return LocalDate.ofEpochDay(day);
+        return reader.dateOrFail(s, off, len);
     }
 
     /** A parser for a Spark datetime pattern given as {@code option}. */

@@ -1,5 +1,7 @@
 package io.sluice.files.sink;
 
+import io.sluice.values.DateTimePatterns;
+
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
@@ -8,7 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * Formats dates and timestamps with a user's pattern and zone. The defaults (Spark's
+ * Formats dates and timestamps with a user's pattern (Spark's datetime patterns, {@link DateTimePatterns}) and zone. The defaults (Spark's
  * {@code yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]} in UTC, and {@code yyyy-MM-dd}) take a hand-written path, since a
  * {@link DateTimeFormatter} costs more than the rest of a JSON row; it gives exactly the formatter's output
  * ({@code 2026-10-02T00:00:00.000Z}: milliseconds truncated, never rounded). Thread-safe.
@@ -23,8 +25,9 @@ final class DateTimeText {
     private final boolean fastDate;
 
     DateTimeText(String timestampPattern, String datePattern, ZoneId zone) {
-        this.timestampFormatter = DateTimeFormatter.ofPattern(timestampPattern, Locale.US).withZone(zone);
-        this.dateFormatter = DateTimeFormatter.ofPattern(datePattern, Locale.US);
+        // Spark's pattern rules (sluice-values): 'y' is the proleptic year, so year 0 and before match to_json's.
+        this.timestampFormatter = DateTimePatterns.formatter(timestampPattern, Locale.US, zone);
+        this.dateFormatter = DateTimePatterns.formatter(datePattern, Locale.US, zone);
         boolean utc = zone.normalized().equals(ZoneOffset.UTC);
         this.fastTimestamp = utc && (ISO_TIMESTAMPS[0].equals(timestampPattern) || ISO_TIMESTAMPS[1].equals(timestampPattern));
         this.fastDate = FileSinkOptions.DEFAULT_DATE_FORMAT.equals(datePattern);

@@ -3,15 +3,15 @@ package io.sluice.files.sink;
 import io.sluice.api.Durations;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.values.DateTimePatterns;
+import io.sluice.values.SparkTimestamps;
 import io.sluice.api.io.LocalPaths;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -173,17 +173,17 @@ final class FileSinkOptions {
     }
 
     private static ZoneId zone(String v) {
-        try {
-            return ZoneId.of(v.trim());
-        } catch (DateTimeException e) {
+        ZoneId z = SparkTimestamps.zoneId(v.trim()); // Spark's getZoneId, as the readers' timeZone
+        if (z == null) {
             throw new InvalidOptionException("timeZone", v,
                     "a region ID such as 'America/Los_Angeles' or an offset such as '+01:00' is accepted");
         }
+        return z;
     }
 
     private static String pattern(String key, String p) {
         try {
-            DateTimeFormatter.ofPattern(p, Locale.US);
+            DateTimePatterns.formatter(p, Locale.US, ZoneOffset.UTC);
             return p;
         } catch (IllegalArgumentException e) {
             throw new InvalidOptionException(key, p, "a datetime pattern is accepted (" + e.getMessage() + ")");

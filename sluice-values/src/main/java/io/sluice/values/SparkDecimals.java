@@ -1,4 +1,4 @@
-package io.sluice.files.format;
+package io.sluice.values;
 
 import io.sluice.api.types.DecimalType;
 
@@ -9,13 +9,16 @@ import java.text.DecimalFormatSymbols;
 import java.text.ParsePosition;
 import java.util.Locale;
 
-/** Spark's decimal reading: ExprUtils.getDecimalParser and Decimal.set(value, precision, scale). */
-final class Decimals {
-    private Decimals() {
+/**
+ * Spark's decimal reading (ExprUtils.getDecimalParser and Decimal.set(value, precision, scale)), for the text
+ * formats and JSON. Stateless and thread-safe.
+ */
+public final class SparkDecimals {
+    private SparkDecimals() {
     }
 
     /** en-US: Java's BigDecimal syntax with grouping commas removed; other locales: that locale's format. */
-    static BigDecimal parse(String s, Locale locale) {
+    public static BigDecimal parse(String s, Locale locale) {
         if (locale.equals(Locale.US)) {
             return new BigDecimal(s.indexOf(',') >= 0 ? s.replace(",", "") : s);
         }
@@ -29,8 +32,12 @@ final class Decimals {
         return (BigDecimal) r;
     }
 
-    /** Rounds half-up to the type's scale; fails when the result needs more digits than its precision. */
-    static BigDecimal fit(BigDecimal v, DecimalType t) {
+    /**
+     * Rounds half-up to the type's scale; fails when the result needs more digits than its precision.
+     *
+     * @throws ValueParseException with Spark's message when it does not fit
+     */
+    public static BigDecimal fit(BigDecimal v, DecimalType t) {
         BigDecimal r = v.setScale(t.scale(), RoundingMode.HALF_UP);
         if (r.precision() > t.precision()) {
             throw new ValueParseException("Decimal precision " + r.precision() + " exceeds max precision "
