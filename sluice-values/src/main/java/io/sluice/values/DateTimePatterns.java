@@ -39,28 +39,20 @@ public final class DateTimePatterns {
     /**
      * A parser for a Spark datetime pattern.
      *
-     * @throws IllegalArgumentException with Spark's reason for a pattern it refuses
+     * @throws IllegalArgumentException with Spark's reason for a pattern it refuses (java.time's, which, as in
+     *                                  Spark, quotes the converted pattern: {@code uuuu} for {@code yyyy})
      */
     public static DateTimeFormatter parser(String pattern, Locale locale) {
         String converted = convertPattern(pattern, true);
         DateTimeFormatterBuilder b = new DateTimeFormatterBuilder().parseCaseInsensitive();
-        try {
-            if (converted.indexOf('S') >= 0) {
-                appendWithVarLengthFraction(b, converted);
-            } else {
-                b.appendPattern(converted);
-            }
-        } catch (IllegalArgumentException e) {
-            throw asGiven(e, converted, pattern);
+        if (converted.indexOf('S') >= 0) {
+            appendWithVarLengthFraction(b, converted);
+        } else {
+            b.appendPattern(converted);
         }
         return b.toFormatter(locale).withChronology(IsoChronology.INSTANCE).withResolverStyle(ResolverStyle.STRICT);
     }
 
-    // java.time's message quotes the converted pattern ('u' for 'y'): show the user's.
-    private static IllegalArgumentException asGiven(IllegalArgumentException e, String converted, String pattern) {
-        String m = e.getMessage();
-        return new IllegalArgumentException(m == null ? null : m.replace(converted, pattern), e);
-    }
 
     /**
      * A formatter for a Spark datetime pattern, writing in {@code zone}.
@@ -68,13 +60,8 @@ public final class DateTimePatterns {
      * @throws IllegalArgumentException with Spark's reason for a pattern it refuses
      */
     public static DateTimeFormatter formatter(String pattern, Locale locale, ZoneId zone) {
-        String converted = convertPattern(pattern, false);
-        try {
-            return new DateTimeFormatterBuilder().appendPattern(converted).toFormatter(locale)
-                    .withChronology(IsoChronology.INSTANCE).withZone(zone);
-        } catch (IllegalArgumentException e) {
-            throw asGiven(e, converted, pattern);
-        }
+        return new DateTimeFormatterBuilder().appendPattern(convertPattern(pattern, false)).toFormatter(locale)
+                .withChronology(IsoChronology.INSTANCE).withZone(zone);
     }
 
     /** The error message Spark gives for a pattern {@link #parser} or {@link #formatter} refused. */

@@ -23,10 +23,6 @@ final class DateTimes {
     private DateTimes() {
     }
 
-    /** {@code to_json}'s default timestamp form: {@code 2026-10-02T00:00:00.000Z} (a proleptic year, as Spark's). */
-    static final DateTimeFormatter JSON_TIMESTAMP =
-            DateTimePatterns.formatter("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", Locale.US, SESSION_ZONE);
-
     /** {@code CAST(s AS DATE)}: Spark's {@code stringToDate}; null when not a date. */
     static LocalDate parseDate(String str) {
         return SparkTimestamps.parseDate(str);

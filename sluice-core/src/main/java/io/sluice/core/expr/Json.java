@@ -8,27 +8,21 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.sluice.api.Options;
 import io.sluice.api.Row;
 import io.sluice.api.types.ArrayType;
-import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
-import io.sluice.api.types.DecimalType;
-import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructType;
 import io.sluice.values.DateTimePatterns;
 import io.sluice.values.DateTimeReader;
+import io.sluice.values.DateTimeWriter;
 import io.sluice.values.JsonToRow;
 import io.sluice.values.PartialValueException;
+import io.sluice.values.RowToJson;
 import io.sluice.values.SparkTimestamps;
 
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -79,16 +73,17 @@ final class Json {
         }
     }
 
-    /** The options to_json reads. */
-    record WriteOptions(DateTimeFormatter timestampFormat, DateTimeFormatter dateFormat, boolean ignoreNullFields,
-                        JsonFactory factory) {
+    /**
+     * The options to_json reads: timestampFormat, dateFormat (Spark's write defaults), timeZone (default the session
+     * zone) and ignoreNullFields (default true).
+     */
+    record WriteOptions(DateTimeWriter time, boolean ignoreNullFields, JsonFactory factory) {
         static WriteOptions of(Map<String, String> options) {
             Map<String, String> o = lower(options);
-            DateTimeFormatter ts = pattern(o, "timestampFormat");
-            DateTimeFormatter date = pattern(o, "dateFormat");
-            return new WriteOptions(ts == null ? DateTimes.JSON_TIMESTAMP : ts,
-                    date == null ? DateTimeFormatter.ISO_LOCAL_DATE : date, bool(o, "ignoreNullFields", true),
-                    new JsonFactory());
+            String ts = pattern(o, "timestampFormat", DateTimeWriter.DEFAULT_TIMESTAMP_FORMAT);
+            String date = pattern(o, "dateFormat", DateTimeWriter.DEFAULT_DATE_FORMAT);
+            return new WriteOptions(new DateTimeWriter(ts, date, DateTimeReader.zone(Options.of(options),
+                    DateTimes.SESSION_ZONE)), bool(o, "ignoreNullFields", true), new JsonFactory());
         }
     }
 
@@ -109,13 +104,14 @@ final class Json {
         throw new IllegalArgumentException("Invalid value '" + v + "' for option '" + key + "': true or false is accepted");
     }
 
-    private static DateTimeFormatter pattern(Map<String, String> o, String key) {
+    private static String pattern(Map<String, String> o, String key, String dflt) {
         String v = o.get(key.toLowerCase(Locale.ROOT));
         if (v == null) {
-            return null;
+            return dflt;
         }
         try {
-            return DateTimePatterns.formatter(v, Locale.US, DateTimes.SESSION_ZONE);
+            DateTimePatterns.formatter(v, Locale.US, DateTimes.SESSION_ZONE);
+            return v;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Invalid value '" + v + "' for option '" + key
                     + "': not a datetime pattern (" + e.getMessage() + ")");
@@ -197,19 +193,16 @@ final class Json {
     // -------------------------------------------------------------------------------------------------------------
     // Writing
 
-    private interface Writer {
-        void write(JsonGenerator g, Object v) throws IOException;
-    }
-
+    /** {@code to_json}: the JSON file sink's writer ({@link RowToJson}). */
     static final class ToJson extends Eval {
         final Eval child;
         final WriteOptions options;
-        final Writer writer;
+        final RowToJson writer;
 
         ToJson(Eval child, DataType type, WriteOptions options) {
             this.child = child;
             this.options = options;
-            this.writer = writer(type, options);
+            this.writer = RowToJson.of(type, options.time, options.ignoreNullFields);
         }
 
         @Override
@@ -220,88 +213,11 @@ final class Json {
             }
             StringWriter out = new StringWriter(64);
             try (JsonGenerator g = options.factory.createGenerator(out)) {
-                writer.write(g, v);
+                writer.write(g, v, new char[64]);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             return out.toString();
         }
-    }
-
-    private static Writer writer(DataType t, WriteOptions o) {
-        if (t instanceof StructType s) {
-            int n = s.size();
-            Writer[] fields = new Writer[n];
-            String[] names = new String[n];
-            for (int i = 0; i < n; i++) {
-                fields[i] = writer(s.field(i).dataType(), o);
-                names[i] = s.field(i).name();
-            }
-            boolean skipNulls = o.ignoreNullFields;
-            return (g, v) -> {
-                Row r = (Row) v;
-                g.writeStartObject();
-                for (int i = 0; i < n; i++) {
-                    Object f = r.get(i);
-                    if (f == null) {
-                        if (!skipNulls) {
-                            g.writeNullField(names[i]);
-                        }
-                        continue;
-                    }
-                    g.writeFieldName(names[i]);
-                    fields[i].write(g, f);
-                }
-                g.writeEndObject();
-            };
-        } else if (t instanceof ArrayType a) {
-            Writer element = writer(a.elementType(), o);
-            return (g, v) -> {
-                g.writeStartArray();
-                for (Object e : (List<?>) v) {
-                    if (e == null) {
-                        g.writeNull();
-                    } else {
-                        element.write(g, e);
-                    }
-                }
-                g.writeEndArray();
-            };
-        } else if (t instanceof MapType m) {
-            Writer value = writer(m.valueType(), o);
-            return (g, v) -> {
-                g.writeStartObject();
-                for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    g.writeFieldName(Casts.atomicToString(e.getKey()));
-                    if (e.getValue() == null) {
-                        g.writeNull();
-                    } else {
-                        value.write(g, e.getValue());
-                    }
-                }
-                g.writeEndObject();
-            };
-        } else if (t == AtomicType.BOOLEAN_TYPE) {
-            return (g, v) -> g.writeBoolean((Boolean) v);
-        } else if (Types.isIntegral(t)) {
-            return (g, v) -> g.writeNumber(((Number) v).longValue());
-        } else if (t == AtomicType.FLOAT_TYPE) {
-            return (g, v) -> g.writeNumber(((Number) v).floatValue());
-        } else if (t == AtomicType.DOUBLE_TYPE) {
-            return (g, v) -> g.writeNumber(((Number) v).doubleValue());
-        } else if (t instanceof DecimalType) {
-            return (g, v) -> g.writeNumber((BigDecimal) v);
-        } else if (t == AtomicType.STRING_TYPE) {
-            return (g, v) -> g.writeString((String) v);
-        } else if (t == AtomicType.BINARY_TYPE) {
-            return (g, v) -> g.writeBinary((byte[]) v);
-        } else if (t == AtomicType.DATE_TYPE) {
-            DateTimeFormatter f = o.dateFormat;
-            return (g, v) -> g.writeString(f.format((LocalDate) v));
-        } else if (t == AtomicType.TIMESTAMP_TYPE) {
-            DateTimeFormatter f = o.timestampFormat;
-            return (g, v) -> g.writeString(f.format((Instant) v));
-        }
-        throw new IllegalArgumentException("to_json cannot write type " + t.sql());
     }
 }

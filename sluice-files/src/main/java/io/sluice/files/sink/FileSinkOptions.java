@@ -4,6 +4,7 @@ import io.sluice.api.Durations;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import io.sluice.values.DateTimePatterns;
+import io.sluice.values.DateTimeWriter;
 import io.sluice.values.SparkTimestamps;
 import io.sluice.api.io.LocalPaths;
 
@@ -21,9 +22,9 @@ import java.util.Locale;
  * {@code createSink}, before the query starts. Unknown options are ignored, as Spark ignores them.
  */
 final class FileSinkOptions {
-    static final String DEFAULT_DATE_FORMAT = "yyyy-MM-dd";
+    static final String DEFAULT_DATE_FORMAT = DateTimeWriter.DEFAULT_DATE_FORMAT;
     /** Spark 3+/4 write default: the optional sections print whenever the value has them. */
-    static final String DEFAULT_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]";
+    static final String DEFAULT_TIMESTAMP_FORMAT = DateTimeWriter.DEFAULT_TIMESTAMP_FORMAT;
     static final int DEFAULT_COMPACT_INTERVAL = 10;
     static final long DEFAULT_CLEANUP_DELAY_MS = 10 * 60_000L;
     static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;

@@ -75,7 +75,7 @@ class FileSinkOptionsTest {
         fails("json", "v long", "Invalid value 'latin1' for option 'encoding': only UTF-8 is accepted",
                 "encoding", "latin1");
         fails("json", "v long", "Invalid value 'yyyy-MM-dd'T' for option 'timestampFormat': a datetime pattern is "
-                + "accepted (Pattern ends with an incomplete string literal: yyyy-MM-dd'T)", "timestampFormat",
+                + "accepted (Pattern ends with an incomplete string literal: uuuu-MM-dd'T)", "timestampFormat",
                 "yyyy-MM-dd'T");
         fails("json", "v long", "Invalid value 'ftp://host/x' for option 'path': the scheme 'ftp' is not supported: "
                 + "Sluice reads and writes local paths only; give a plain path (/data/in) or a file: URI "
