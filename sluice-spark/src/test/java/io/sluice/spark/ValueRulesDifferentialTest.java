@@ -13,7 +13,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -122,6 +124,13 @@ class ValueRulesDifferentialTest {
                     + (fallback == null ? "" : ", 'enableDateTimeParsingFallback', '" + fallback + "'") + ")";
             compare("from_json with patterns, fallback " + fallback, withPattern, "text", null, List.of("value",
                     "from_json(value, 'ts timestamp, d date', " + opts + ") AS r"), disagreements);
+            Map<String, String> sourceOptions = new LinkedHashMap<>(Map.of("timestampFormat", "dd/MM/yyyy HH:mm",
+                    "dateFormat", "dd/MM/yyyy"));
+            if (fallback != null) {
+                sourceOptions.put("enableDateTimeParsingFallback", fallback);
+            }
+            compare("json source with patterns, fallback " + fallback, withPattern, "json", "ts timestamp, d date",
+                    sourceOptions, List.of("*"), disagreements);
         }
 
         disagreements.forEach(System.out::println);
@@ -148,8 +157,13 @@ class ValueRulesDifferentialTest {
     /** Reads {@code folder} in both, projects {@code exprs}, and notes every row that differs. */
     private static void compare(String what, Path folder, String format, String schema, List<String> exprs,
                                 List<String> out) throws Exception {
-        var sparkReader = spark.read().format(format).option("timeZone", "UTC");
-        var sluiceReader = sluice.read().format(format).option("timeZone", "UTC");
+        compare(what, folder, format, schema, Map.of(), exprs, out);
+    }
+
+    private static void compare(String what, Path folder, String format, String schema, Map<String, String> options,
+                                List<String> exprs, List<String> out) throws Exception {
+        var sparkReader = spark.read().format(format).option("timeZone", "UTC").options(options);
+        var sluiceReader = sluice.read().format(format).option("timeZone", "UTC").options(options);
         if (schema != null) {
             sparkReader = sparkReader.schema(schema);
             sluiceReader = sluiceReader.schema(schema);
