@@ -38,11 +38,18 @@ public final class SparkDecimals {
      * @throws ValueParseException with Spark's message when it does not fit
      */
     public static BigDecimal fit(BigDecimal v, DecimalType t) {
-        BigDecimal r = v.setScale(t.scale(), RoundingMode.HALF_UP);
-        if (r.precision() > t.precision()) {
-            throw new ValueParseException("Decimal precision " + r.precision() + " exceeds max precision "
+        BigDecimal r = fitOrNull(v, t);
+        if (r == null) {
+            BigDecimal scaled = v.setScale(t.scale(), RoundingMode.HALF_UP);
+            throw new ValueParseException("Decimal precision " + scaled.precision() + " exceeds max precision "
                     + t.precision() + " of " + t.sql());
         }
         return r;
+    }
+
+    /** {@link #fit}, or null when the value does not fit ({@code CAST}'s rule, ANSI off). */
+    public static BigDecimal fitOrNull(BigDecimal v, DecimalType t) {
+        BigDecimal r = v.scale() == t.scale() ? v : v.setScale(t.scale(), RoundingMode.HALF_UP);
+        return r.precision() - r.scale() > t.precision() - t.scale() && r.signum() != 0 ? null : r;
     }
 }
