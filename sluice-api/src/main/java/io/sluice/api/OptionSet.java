@@ -205,6 +205,8 @@ public final class OptionSet {
                     throw new InvalidOptionException(d.name(), value, "a number is accepted");
                 }
             }
+            case DURATION -> Durations.timeString(d.name(), value, java.util.concurrent.TimeUnit.MILLISECONDS,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
             case ENUM -> {
                 if (d.allowed().stream().noneMatch(a -> a.equalsIgnoreCase(value.trim()))) {
                     throw new InvalidOptionException(d.name(), value, String.join(", ", d.allowed())

@@ -1,9 +1,8 @@
 package io.sluice.core;
 
+import io.sluice.api.Durations;
+
 import java.time.Duration;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * When a query runs its micro-batches, as Spark's {@code Trigger}.
@@ -33,7 +32,7 @@ public sealed interface Trigger {
      * {@code "30s"}, {@code "0"} (milliseconds when there is no unit).
      */
     static Trigger processingTime(String interval) {
-        return new ProcessingTime(parseInterval(interval));
+        return new ProcessingTime(Durations.intervalMs("trigger interval", interval));
     }
 
     static Trigger availableNow() {
@@ -75,39 +74,5 @@ public sealed interface Trigger {
         public String toString() {
             return "Once";
         }
-    }
-
-    private static long parseInterval(String text) {
-        Matcher m = Pattern.compile("(?i)\\s*(?:interval\\s+)?(\\d+)\\s*([a-z]*)\\s*").matcher(text == null ? "" : text);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("Invalid trigger interval '" + text
-                    + "': expected a whole number with an optional unit, e.g. '10 seconds', '500 ms', '1 minute'");
-        }
-        long n;
-        try {
-            n = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            throw tooLong(text); // only digits reach here: the number is above Long.MAX_VALUE
-        }
-        String unit = m.group(2).toLowerCase(Locale.ROOT);
-        long factor = switch (unit) {
-            case "", "ms", "milli", "millis", "millisecond", "milliseconds" -> 1L;
-            case "s", "sec", "secs", "second", "seconds" -> 1_000L;
-            case "m", "min", "mins", "minute", "minutes" -> 60_000L;
-            case "h", "hour", "hours" -> 3_600_000L;
-            case "d", "day", "days" -> 86_400_000L;
-            default -> throw new IllegalArgumentException("Invalid trigger interval '" + text + "': unknown unit '"
-                    + m.group(2) + "'; accepted: ms, seconds, minutes, hours, days");
-        };
-        try {
-            return Math.multiplyExact(n, factor);
-        } catch (ArithmeticException e) {
-            throw tooLong(text);
-        }
-    }
-
-    private static IllegalArgumentException tooLong(String text) {
-        return new IllegalArgumentException("Invalid trigger interval '" + text + "': it is too long; at most "
-                + Long.MAX_VALUE + " ms (about 292 million years) is accepted");
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.kafka;
 
+import io.sluice.api.Durations;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import org.apache.kafka.common.TopicPartition;
@@ -8,8 +9,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -48,10 +47,6 @@ record KafkaSourceOptions(
             + " more; either the data was aged out by Kafka or the topic may have been deleted before all the data"
             + " in the topic was processed. If you want your streaming query to fail on such cases, set the source"
             + " option \"failOnDataLoss\" to \"true\".";
-    private static final Pattern TIME_STRING = Pattern.compile("(-?[0-9]+)([a-z]+)?");
-    private static final Map<String, TimeUnit> TIME_SUFFIXES = Map.of(
-            "us", TimeUnit.MICROSECONDS, "ms", TimeUnit.MILLISECONDS, "s", TimeUnit.SECONDS,
-            "m", TimeUnit.MINUTES, "min", TimeUnit.MINUTES, "h", TimeUnit.HOURS, "d", TimeUnit.DAYS);
 
     /** Which partitions the source reads. */
     sealed interface Strategy {
@@ -99,7 +94,7 @@ record KafkaSourceOptions(
                     "The value of minOffsetPerTrigger(" + min.get() + ") is higher than the maxOffsetsPerTrigger("
                             + max.get() + ").", true);
         }
-        long maxTriggerDelay = timeStringAsMs("maxTriggerDelay", o.get("maxTriggerDelay", "15m"));
+        long maxTriggerDelay = Durations.timeStringAsMs("maxTriggerDelay", o.get("maxTriggerDelay", "15m"));
         StartSpec starting = spec(o, "startingTimestamp", "startingOffsetsByTimestamp", "startingOffsets");
         StartSpec ending = spec(o, "endingTimestamp", "endingOffsetsByTimestamp", "endingOffsets");
         String strategyOnNoMatch = o.get("startingOffsetsByTimestampStrategy", "error").trim();
@@ -116,7 +111,7 @@ record KafkaSourceOptions(
             throw new InvalidOptionException("commitOffsetsToGroup", "", "a consumer group id is accepted");
         }
         int capacity = positiveLong(o, "consumerPoolCapacity").orElse(64L).intValue();
-        long idle = timeStringAsMs("consumerPoolIdleTimeout", o.get("consumerPoolIdleTimeout", "5m"));
+        long idle = Durations.timeStringAsMs("consumerPoolIdleTimeout", o.get("consumerPoolIdleTimeout", "5m"));
         return new KafkaSourceOptions(strategy, KafkaClientOptions.clientParams(o), starting, ending,
                 strategyOnNoMatch.equalsIgnoreCase("latest"), o.getBoolean("failOnDataLoss", true), pollTimeout,
                 retries, retryInterval, max, min, maxTriggerDelay, o.getInt("minPartitions"),
@@ -285,32 +280,5 @@ record KafkaSourceOptions(
             throw new InvalidOptionException(key, o.get(key).get(), "must not be negative");
         }
         return v;
-    }
-
-    /** Spark's {@code timeStringAsMs}: a whole number with an optional unit (us, ms, s, m, min, h, d; none = ms). */
-    static long timeStringAsMs(String option, String value) {
-        Matcher m = TIME_STRING.matcher(value.toLowerCase(Locale.ROOT).trim());
-        String problem;
-        if (!m.matches()) {
-            problem = "Failed to parse time string: " + value;
-        } else {
-            TimeUnit unit = m.group(2) == null ? TimeUnit.MILLISECONDS : TIME_SUFFIXES.get(m.group(2));
-            if (unit == null) {
-                problem = "Invalid suffix: \"" + m.group(2) + "\"";
-            } else {
-                try {
-                    long ms = TimeUnit.MILLISECONDS.convert(Long.parseLong(m.group(1)), unit);
-                    if (ms < 0) {
-                        throw new InvalidOptionException(option, value, "must not be negative");
-                    }
-                    return ms;
-                } catch (NumberFormatException e) {
-                    problem = "Failed to parse time string: " + value;
-                }
-            }
-        }
-        throw new InvalidOptionException(option, value, "Time must be specified as seconds (s), milliseconds (ms),"
-                + " microseconds (us), minutes (m or min), hour (h), or day (d). E.g. 50s, 100ms, or 250us.\n"
-                + problem, true);
     }
 }

@@ -7,9 +7,10 @@ import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
 import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructType;
+import io.sluice.values.SparkDecimals;
+import io.sluice.values.SparkTimestamps;
 
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -470,15 +471,14 @@ final class Casts {
 
     /** The value rounded half-up to the type's scale, or null when it needs more digits than the precision. */
     static BigDecimal fit(BigDecimal d, DecimalType t) {
-        BigDecimal r = d.scale() == t.scale() ? d : d.setScale(t.scale(), RoundingMode.HALF_UP);
-        return r.precision() - r.scale() > t.precision() - t.scale() && r.signum() != 0 ? null : r;
+        return SparkDecimals.fitOrNull(d, t);
     }
 
     static long micros(Instant t) {
-        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
+        return SparkTimestamps.micros(t);
     }
 
     static Instant ofMicros(long micros) {
-        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+        return SparkTimestamps.instant(micros);
     }
 }

@@ -5,25 +5,24 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import io.sluice.api.Options;
 import io.sluice.api.Row;
 import io.sluice.api.types.ArrayType;
-import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
-import io.sluice.api.types.DecimalType;
-import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructType;
+import io.sluice.values.DateTimePatterns;
+import io.sluice.values.DateTimeReader;
+import io.sluice.values.DateTimeWriter;
+import io.sluice.values.JsonToRow;
+import io.sluice.values.PartialValueException;
+import io.sluice.values.RowToJson;
+import io.sluice.values.SparkTimestamps;
 
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,8 +37,7 @@ final class Json {
     }
 
     /** The options from_json reads; others are accepted and ignored, as Spark ignores options it does not use. */
-    record ReadOptions(boolean failFast, DateTimeFormatter timestampFormat, DateTimeFormatter dateFormat,
-                       JsonFactory factory) {
+    record ReadOptions(boolean failFast, JsonToRow.Settings values) {
 
         /**
          * @throws IllegalArgumentException naming the option and the accepted values
@@ -66,21 +64,26 @@ final class Json {
                             bool(o, "allowBackslashEscapingAnyCharacter", false))
                     .configure(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS, bool(o, "allowUnquotedControlChars", false))
                     .build();
-            return new ReadOptions(mode.equals("FAILFAST"), pattern(o, "timestampFormat"), pattern(o, "dateFormat"),
-                    factory);
+            // The JSON file source's rules (sluice-values), in the session time zone unless timeZone is given.
+            boolean nonNumeric = bool(o, "allowNonNumericNumbers", true);
+            Options given = Options.of(options);
+            return new ReadOptions(mode.equals("FAILFAST"), new JsonToRow.Settings(factory, nonNumeric,
+                    given.get("locale").map(Locale::forLanguageTag).orElse(Locale.US),
+                    DateTimeReader.of(given, DateTimes.SESSION_ZONE, true)));
         }
     }
 
-    /** The options to_json reads. */
-    record WriteOptions(DateTimeFormatter timestampFormat, DateTimeFormatter dateFormat, boolean ignoreNullFields,
-                        JsonFactory factory) {
+    /**
+     * The options to_json reads: timestampFormat, dateFormat (Spark's write defaults), timeZone (default the session
+     * zone) and ignoreNullFields (default true).
+     */
+    record WriteOptions(DateTimeWriter time, boolean ignoreNullFields, JsonFactory factory) {
         static WriteOptions of(Map<String, String> options) {
             Map<String, String> o = lower(options);
-            DateTimeFormatter ts = pattern(o, "timestampFormat");
-            DateTimeFormatter date = pattern(o, "dateFormat");
-            return new WriteOptions(ts == null ? DateTimes.JSON_TIMESTAMP : ts.withZone(ZoneOffset.UTC),
-                    date == null ? DateTimeFormatter.ISO_LOCAL_DATE : date, bool(o, "ignoreNullFields", true),
-                    new JsonFactory());
+            String ts = pattern(o, "timestampFormat", DateTimeWriter.DEFAULT_TIMESTAMP_FORMAT);
+            String date = pattern(o, "dateFormat", DateTimeWriter.DEFAULT_DATE_FORMAT);
+            return new WriteOptions(new DateTimeWriter(ts, date, DateTimeReader.zone(Options.of(options),
+                    DateTimes.SESSION_ZONE)), bool(o, "ignoreNullFields", true), new JsonFactory());
         }
     }
 
@@ -101,13 +104,14 @@ final class Json {
         throw new IllegalArgumentException("Invalid value '" + v + "' for option '" + key + "': true or false is accepted");
     }
 
-    private static DateTimeFormatter pattern(Map<String, String> o, String key) {
+    private static String pattern(Map<String, String> o, String key, String dflt) {
         String v = o.get(key.toLowerCase(Locale.ROOT));
         if (v == null) {
-            return null;
+            return dflt;
         }
         try {
-            return DateTimes.pattern(v);
+            DateTimePatterns.formatter(v, Locale.US, DateTimes.SESSION_ZONE);
+            return v;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Invalid value '" + v + "' for option '" + key
                     + "': not a datetime pattern (" + e.getMessage() + ")");
@@ -117,36 +121,27 @@ final class Json {
     // -------------------------------------------------------------------------------------------------------------
     // Reading
 
-    /** A JSON value of the wrong type. Shared and without a stack trace: it is control flow, per bad value. */
-    private static final class BadValue extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        static final BadValue INSTANCE = new BadValue();
-
-        private BadValue() {
-            super("bad JSON value", null, false, false);
-        }
-    }
-
     /**
-     * Reads one value whose first token is current; leaves the parser on the value's last token, also when it
-     * throws {@link BadValue}.
+     * {@code from_json}: the JSON file source's reader ({@link JsonToRow}) on the text. A field that does not convert
+     * is null and the rest is kept (Spark's partial results); malformed text, JSON null or an array where a struct is
+     * expected give a struct of nulls (PERMISSIVE) or fail (FAILFAST).
      */
-    private interface Reader {
-        Object read(JsonParser p) throws IOException;
-    }
-
     static final class FromJson extends Eval {
         final Eval child;
         final DataType schema;
         final ReadOptions options;
-        final Reader root;
+        final JsonToRow.Reader root;
+        /** For an array of structs: the struct, since an object stands for an array of it (SPARK-19595). */
+        final JsonToRow.Reader single;
         final Object[] allNulls;
 
         FromJson(Eval child, DataType schema, ReadOptions options) {
             this.child = child;
             this.schema = schema;
             this.options = options;
-            this.root = reader(schema, options, true);
+            this.root = JsonToRow.forType(schema);
+            this.single = schema instanceof ArrayType a && a.elementType() instanceof StructType
+                    ? JsonToRow.forType(a.elementType()) : null;
             this.allNulls = schema instanceof StructType s ? new Object[s.size()] : null;
         }
 
@@ -157,7 +152,9 @@ final class Json {
                 return null;
             }
             String text = (String) v;
-            try (JsonParser p = options.factory.createParser(text)) {
+            // A fresh context per value: evaluation may run on several reader threads at once.
+            JsonToRow.Ctx ctx = new JsonToRow.Ctx(options.values);
+            try (JsonParser p = options.values.factory().createParser(text)) {
                 JsonToken first = p.nextToken();
                 if (first == null) {
                     return null; // blank input
@@ -168,15 +165,18 @@ final class Json {
                 if (schema instanceof StructType && first == JsonToken.START_ARRAY) {
                     return malformed(text, null); // Spark's from_json reads no arrays as structs
                 }
-                return root.read(p);
-            } catch (BadValue e) {
-                return malformed(text, null);
-            } catch (IOException e) {
+                if (single != null && first == JsonToken.START_OBJECT) {
+                    return new ArrayList<>(List.of(single.read(p, ctx)));
+                }
+                return root.read(p, ctx);
+            } catch (PartialValueException e) {
+                return options.failFast ? malformed(text, e.reason) : e.partial;
+            } catch (IOException | RuntimeException e) {
                 return malformed(text, e);
             }
         }
 
-        private Object malformed(String text, Exception cause) {
+        private Object malformed(String text, Throwable cause) {
             if (options.failFast) {
                 throw new IllegalStateException("Malformed records are detected in record parsing. Parse Mode: "
                         + "FAILFAST. To process malformed records as null result, try setting the option 'mode' as "
@@ -190,253 +190,19 @@ final class Json {
         return s.length() <= 200 ? s : s.substring(0, 197) + "...";
     }
 
-    private static Reader reader(DataType t, ReadOptions o, boolean root) {
-        if (t instanceof StructType s) {
-            return structReader(s, o);
-        } else if (t instanceof ArrayType a) {
-            Reader element = reader(a.elementType(), o, false);
-            Reader array = p -> {
-                if (p.currentToken() != JsonToken.START_ARRAY) {
-                    return fail(p);
-                }
-                List<Object> out = new ArrayList<>();
-                boolean bad = false;
-                while (p.nextToken() != JsonToken.END_ARRAY) {
-                    try {
-                        out.add(value(element, p));
-                    } catch (BadValue e) {
-                        if (o.failFast) {
-                            throw e;
-                        }
-                        bad = true;
-                    }
-                }
-                if (bad) {
-                    throw BadValue.INSTANCE; // an element that does not convert voids the whole array, as in Spark
-                }
-                return out;
-            };
-            if (root && a.elementType() instanceof StructType) {
-                Reader single = reader(a.elementType(), o, false);
-                // An object where an array of structs is expected is an array of that one struct (SPARK-19595).
-                return p -> p.currentToken() == JsonToken.START_OBJECT ? new ArrayList<>(List.of(single.read(p)))
-                        : array.read(p);
-            }
-            return array;
-        } else if (t instanceof MapType m) {
-            Reader valueReader = reader(m.valueType(), o, false);
-            return p -> {
-                if (p.currentToken() != JsonToken.START_OBJECT) {
-                    return fail(p);
-                }
-                Map<String, Object> out = new LinkedHashMap<>();
-                boolean bad = false;
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String key = p.currentName();
-                    p.nextToken();
-                    try {
-                        out.put(key, value(valueReader, p));
-                    } catch (BadValue e) {
-                        if (o.failFast) {
-                            throw e;
-                        }
-                        bad = true;
-                    }
-                }
-                if (bad) {
-                    throw BadValue.INSTANCE;
-                }
-                return out;
-            };
-        }
-        return atomicReader(t, o);
-    }
-
-    /** Runs a reader unless the token is JSON null, which is SQL NULL for every type. */
-    private static Object value(Reader r, JsonParser p) throws IOException {
-        return p.currentToken() == JsonToken.VALUE_NULL ? null : r.read(p);
-    }
-
-    /** Skips the value at hand and reports it as bad. */
-    private static Object fail(JsonParser p) throws IOException {
-        p.skipChildren();
-        throw BadValue.INSTANCE;
-    }
-
-    private static Reader structReader(StructType s, ReadOptions o) {
-        int n = s.size();
-        Reader[] fields = new Reader[n];
-        String[] names = new String[n];
-        Map<String, Integer> index = new HashMap<>();
-        for (int i = 0; i < n; i++) {
-            fields[i] = reader(s.field(i).dataType(), o, false);
-            names[i] = s.field(i).name();
-            index.putIfAbsent(names[i], i); // field names match exactly, as Spark's JSON reader
-        }
-        return p -> {
-            if (p.currentToken() != JsonToken.START_OBJECT) {
-                return fail(p);
-            }
-            Object[] values = new Object[n];
-            int expected = 0;
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String name = p.currentName();
-                int i;
-                // Objects usually list fields in schema order: try the next one before the map.
-                if (expected < n && names[expected].equals(name)) {
-                    i = expected;
-                } else {
-                    Integer k = index.get(name);
-                    i = k == null ? -1 : k;
-                }
-                p.nextToken();
-                if (i < 0) {
-                    p.skipChildren();
-                    continue;
-                }
-                expected = i + 1;
-                try {
-                    values[i] = value(fields[i], p);
-                } catch (BadValue e) {
-                    if (o.failFast) {
-                        throw e;
-                    }
-                    values[i] = null; // the rest of the record is kept (Spark's partial results)
-                }
-            }
-            return Row.wrap(values).attach(s);
-        };
-    }
-
-    private static Reader atomicReader(DataType t, ReadOptions o) {
-        if (t == AtomicType.STRING_TYPE) {
-            return p -> {
-                JsonToken tok = p.currentToken();
-                if (tok == JsonToken.VALUE_STRING) {
-                    return p.getText();
-                }
-                if (tok == JsonToken.START_OBJECT || tok == JsonToken.START_ARRAY) {
-                    StringWriter w = new StringWriter();
-                    try (JsonGenerator g = o.factory.createGenerator(w)) {
-                        g.copyCurrentStructure(p); // a nested value read as string is its JSON text
-                    }
-                    return w.toString();
-                }
-                return p.getText();
-            };
-        } else if (t == AtomicType.BOOLEAN_TYPE) {
-            return p -> switch (p.currentToken()) {
-                case VALUE_TRUE -> Boolean.TRUE;
-                case VALUE_FALSE -> Boolean.FALSE;
-                default -> fail(p);
-            };
-        } else if (Types.isIntegral(t)) {
-            long min = t == AtomicType.LONG_TYPE ? Long.MIN_VALUE : t == AtomicType.INT_TYPE ? Integer.MIN_VALUE
-                    : t == AtomicType.SHORT_TYPE ? Short.MIN_VALUE : Byte.MIN_VALUE;
-            long max = -(min + 1);
-            return p -> {
-                if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
-                        || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-                    return fail(p);
-                }
-                long l = p.getLongValue();
-                if (l < min || l > max) {
-                    return fail(p);
-                }
-                return Casts.fromLong(l, t);
-            };
-        } else if (Types.isFractional(t)) {
-            boolean isFloat = t == AtomicType.FLOAT_TYPE;
-            return p -> {
-                JsonToken tok = p.currentToken();
-                double d;
-                if (tok == JsonToken.VALUE_NUMBER_INT || tok == JsonToken.VALUE_NUMBER_FLOAT) {
-                    d = p.getDoubleValue();
-                } else if (tok == JsonToken.VALUE_STRING) {
-                    switch (p.getText()) {
-                        case "NaN" -> d = Double.NaN;
-                        case "+INF", "+Infinity", "Infinity" -> d = Double.POSITIVE_INFINITY;
-                        case "-INF", "-Infinity" -> d = Double.NEGATIVE_INFINITY;
-                        default -> {
-                            return fail(p);
-                        }
-                    }
-                } else {
-                    return fail(p);
-                }
-                return isFloat ? (Object) (float) d : (Object) d;
-            };
-        } else if (t instanceof DecimalType dt) {
-            return p -> {
-                JsonToken tok = p.currentToken();
-                BigDecimal d;
-                if (tok == JsonToken.VALUE_NUMBER_INT || tok == JsonToken.VALUE_NUMBER_FLOAT) {
-                    d = p.getDecimalValue();
-                } else if (tok == JsonToken.VALUE_STRING && p.getTextLength() > 0) {
-                    try {
-                        d = new BigDecimal(p.getText());
-                    } catch (NumberFormatException e) {
-                        return fail(p);
-                    }
-                } else {
-                    return fail(p);
-                }
-                BigDecimal r = Casts.fit(d, dt);
-                return r == null ? fail(p) : r;
-            };
-        } else if (t == AtomicType.TIMESTAMP_TYPE) {
-            DateTimeFormatter f = o.timestampFormat;
-            return p -> {
-                JsonToken tok = p.currentToken();
-                if (tok == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
-                    return Instant.ofEpochSecond(p.getLongValue());
-                }
-                if (tok != JsonToken.VALUE_STRING || p.getTextLength() == 0) {
-                    return fail(p);
-                }
-                Instant r = f == null ? DateTimes.parseTimestamp(p.getText()) : DateTimes.parseWith(f, p.getText());
-                return r == null ? fail(p) : r;
-            };
-        } else if (t == AtomicType.DATE_TYPE) {
-            DateTimeFormatter f = o.dateFormat;
-            return p -> {
-                if (p.currentToken() != JsonToken.VALUE_STRING || p.getTextLength() == 0) {
-                    return fail(p);
-                }
-                LocalDate r = f == null ? DateTimes.parseDate(p.getText()) : DateTimes.parseDateWith(f, p.getText());
-                return r == null ? fail(p) : r;
-            };
-        } else if (t == AtomicType.BINARY_TYPE) {
-            return p -> {
-                if (p.currentToken() != JsonToken.VALUE_STRING) {
-                    return fail(p);
-                }
-                try {
-                    return p.getBinaryValue();
-                } catch (IOException | IllegalArgumentException e) {
-                    return fail(p);
-                }
-            };
-        }
-        throw new IllegalArgumentException("from_json cannot read type " + t.sql());
-    }
-
     // -------------------------------------------------------------------------------------------------------------
     // Writing
 
-    private interface Writer {
-        void write(JsonGenerator g, Object v) throws IOException;
-    }
-
+    /** {@code to_json}: the JSON file sink's writer ({@link RowToJson}). */
     static final class ToJson extends Eval {
         final Eval child;
         final WriteOptions options;
-        final Writer writer;
+        final RowToJson writer;
 
         ToJson(Eval child, DataType type, WriteOptions options) {
             this.child = child;
             this.options = options;
-            this.writer = writer(type, options);
+            this.writer = RowToJson.of(type, options.time, options.ignoreNullFields);
         }
 
         @Override
@@ -447,88 +213,11 @@ final class Json {
             }
             StringWriter out = new StringWriter(64);
             try (JsonGenerator g = options.factory.createGenerator(out)) {
-                writer.write(g, v);
+                writer.write(g, v, new char[64]);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             return out.toString();
         }
-    }
-
-    private static Writer writer(DataType t, WriteOptions o) {
-        if (t instanceof StructType s) {
-            int n = s.size();
-            Writer[] fields = new Writer[n];
-            String[] names = new String[n];
-            for (int i = 0; i < n; i++) {
-                fields[i] = writer(s.field(i).dataType(), o);
-                names[i] = s.field(i).name();
-            }
-            boolean skipNulls = o.ignoreNullFields;
-            return (g, v) -> {
-                Row r = (Row) v;
-                g.writeStartObject();
-                for (int i = 0; i < n; i++) {
-                    Object f = r.get(i);
-                    if (f == null) {
-                        if (!skipNulls) {
-                            g.writeNullField(names[i]);
-                        }
-                        continue;
-                    }
-                    g.writeFieldName(names[i]);
-                    fields[i].write(g, f);
-                }
-                g.writeEndObject();
-            };
-        } else if (t instanceof ArrayType a) {
-            Writer element = writer(a.elementType(), o);
-            return (g, v) -> {
-                g.writeStartArray();
-                for (Object e : (List<?>) v) {
-                    if (e == null) {
-                        g.writeNull();
-                    } else {
-                        element.write(g, e);
-                    }
-                }
-                g.writeEndArray();
-            };
-        } else if (t instanceof MapType m) {
-            Writer value = writer(m.valueType(), o);
-            return (g, v) -> {
-                g.writeStartObject();
-                for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
-                    g.writeFieldName(Casts.atomicToString(e.getKey()));
-                    if (e.getValue() == null) {
-                        g.writeNull();
-                    } else {
-                        value.write(g, e.getValue());
-                    }
-                }
-                g.writeEndObject();
-            };
-        } else if (t == AtomicType.BOOLEAN_TYPE) {
-            return (g, v) -> g.writeBoolean((Boolean) v);
-        } else if (Types.isIntegral(t)) {
-            return (g, v) -> g.writeNumber(((Number) v).longValue());
-        } else if (t == AtomicType.FLOAT_TYPE) {
-            return (g, v) -> g.writeNumber(((Number) v).floatValue());
-        } else if (t == AtomicType.DOUBLE_TYPE) {
-            return (g, v) -> g.writeNumber(((Number) v).doubleValue());
-        } else if (t instanceof DecimalType) {
-            return (g, v) -> g.writeNumber((BigDecimal) v);
-        } else if (t == AtomicType.STRING_TYPE) {
-            return (g, v) -> g.writeString((String) v);
-        } else if (t == AtomicType.BINARY_TYPE) {
-            return (g, v) -> g.writeBinary((byte[]) v);
-        } else if (t == AtomicType.DATE_TYPE) {
-            DateTimeFormatter f = o.dateFormat;
-            return (g, v) -> g.writeString(f.format((LocalDate) v));
-        } else if (t == AtomicType.TIMESTAMP_TYPE) {
-            DateTimeFormatter f = o.timestampFormat;
-            return (g, v) -> g.writeString(f.format((Instant) v));
-        }
-        throw new IllegalArgumentException("to_json cannot write type " + t.sql());
     }
 }

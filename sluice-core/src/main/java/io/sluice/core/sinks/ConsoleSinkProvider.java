@@ -7,8 +7,8 @@ import io.sluice.api.Options;
 import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
 import io.sluice.api.sink.SinkProvider;
+import io.sluice.values.SparkTimestamps;
 
-import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 
@@ -59,11 +59,11 @@ public final class ConsoleSinkProvider implements SinkProvider {
         if (v == null) {
             return ZoneOffset.UTC;
         }
-        try {
-            return ZoneId.of(v.trim());
-        } catch (DateTimeException e) {
+        ZoneId z = SparkTimestamps.zoneId(v.trim()); // Spark's getZoneId, as every timeZone option
+        if (z == null) {
             throw new InvalidOptionException("timeZone", v,
                     "a region ID such as 'America/Los_Angeles' or an offset such as '+01:00' is accepted");
         }
+        return z;
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.core.sources;
 
+import io.sluice.api.Durations;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.OptionDef;
 import io.sluice.api.OptionSet;
@@ -63,7 +64,7 @@ public final class RateSourceProvider implements SourceProvider {
         static Settings of(Options options) {
             long rowsPerSecond = OPTIONS.getLong(options, "rowsPerSecond");
             long rampUp = options.get("rampUpTime")
-                    .map(v -> SparkOptions.timeStringAsSeconds("rampUpTime", v)).orElse(0L);
+                    .map(v -> Durations.timeStringAsSec("rampUpTime", v)).orElse(0L);
             SparkOptions.nonNegative("rampUpTime", rampUp, "must not be negative");
             int numPartitions = SparkOptions.numPartitions(options);
             long maxSeconds = Long.MAX_VALUE / rowsPerSecond;

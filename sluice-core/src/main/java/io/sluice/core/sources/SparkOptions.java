@@ -4,21 +4,9 @@ import io.sluice.api.InvalidOptionException;
 import io.sluice.api.OptionDef;
 import io.sluice.api.Options;
 
-import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** Option checks worded as Spark words them for its built-in test sources. */
 final class SparkOptions {
-    private static final Pattern TIME_STRING = Pattern.compile("(-?[0-9]+)([a-z]+)?");
-    private static final Map<String, TimeUnit> TIME_SUFFIXES = Map.of(
-            "us", TimeUnit.MICROSECONDS, "ms", TimeUnit.MILLISECONDS, "s", TimeUnit.SECONDS,
-            "m", TimeUnit.MINUTES, "min", TimeUnit.MINUTES, "h", TimeUnit.HOURS, "d", TimeUnit.DAYS);
-    private static final String TIME_ERROR = "Time must be specified as seconds (s), milliseconds (ms), "
-            + "microseconds (us), minutes (m or min), hour (h), or day (d). E.g. 50s, 100ms, or 250us.";
-
     /** Spark's "must be positive" check of a declared int or long option (run after its type check). */
     static final OptionDef.Validator POSITIVE = (name, value) -> positive(name, Long.parseLong(value.trim()));
 
@@ -60,31 +48,5 @@ final class SparkOptions {
         int n = options.getInt("numPartitions", Runtime.getRuntime().availableProcessors());
         positive("numPartitions", n);
         return n;
-    }
-
-    /**
-     * A duration in whole seconds, as Spark's {@code JavaUtils.timeStringAsSec} reads it: a whole number with an
-     * optional unit ({@code us, ms, s, m, min, h, d}; none means seconds), truncated to whole seconds.
-     */
-    static long timeStringAsSeconds(String option, String value) {
-        String lower = value.toLowerCase(Locale.ROOT).trim();
-        Matcher m = TIME_STRING.matcher(lower);
-        String problem;
-        if (!m.matches()) {
-            problem = "Failed to parse time string: " + value;
-        } else {
-            String suffix = m.group(2);
-            TimeUnit unit = suffix == null ? TimeUnit.SECONDS : TIME_SUFFIXES.get(suffix);
-            if (unit == null) {
-                problem = "Invalid suffix: \"" + suffix + "\"";
-            } else {
-                try {
-                    return TimeUnit.SECONDS.convert(Long.parseLong(m.group(1)), unit);
-                } catch (NumberFormatException e) {
-                    problem = "Failed to parse time string: " + value;
-                }
-            }
-        }
-        throw new InvalidOptionException(option, value, TIME_ERROR + "\n" + problem, true);
     }
 }

@@ -82,8 +82,10 @@ class JsonFunctionsTest {
 
     @Test
     void stringsTakeTheTextOfAnyValue() {
+        // Spark 4.2's from_json re-serialises a number it reads as a string (12.50 is "12.5"); its JSON file source
+        // keeps the text as written (ValueRulesDifferentialTest in sluice-spark checks both against Spark).
         assertThat(fromJson("a string, b string, c string, d string", "{\"a\": 12.50, \"b\": true, "
-                + "\"c\": {\"x\": [1, 2]}, \"d\": null}")).isEqualTo(Row.of("12.50", "true", "{\"x\":[1,2]}", null));
+                + "\"c\": {\"x\": [1, 2]}, \"d\": null}")).isEqualTo(Row.of("12.5", "true", "{\"x\":[1,2]}", null));
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.sluice.api.Row;
 import io.sluice.api.RowBuilder;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
+import io.sluice.values.ValueParseException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -5,6 +5,7 @@ import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
+import io.sluice.values.SparkDecimals;
 
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -202,7 +203,7 @@ final class CsvInference {
 
     private T tryDecimal(String v) {
         try {
-            BigDecimal d = settings.locale.equals(Locale.US) ? new BigDecimal(v) : Decimals.parse(v, settings.locale);
+            BigDecimal d = settings.locale.equals(Locale.US) ? new BigDecimal(v) : SparkDecimals.parse(v, settings.locale);
             if (d.scale() <= 0) {
                 new DecimalType(d.precision(), d.scale());
                 return T.decimal(d.precision(), d.scale());

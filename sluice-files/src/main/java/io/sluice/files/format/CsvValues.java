@@ -5,6 +5,8 @@ import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
 import io.sluice.api.types.StructField;
+import io.sluice.values.ValueParseException;
+import io.sluice.values.SparkDecimals;
 
 import java.nio.charset.StandardCharsets;
 
@@ -80,7 +82,7 @@ final class CsvValues {
                 Object value(char[] b, int off, int len) {
                     String str = new String(b, off, len);
                     try {
-                        return Decimals.fit(Decimals.parse(str, s.locale), d);
+                        return SparkDecimals.fit(SparkDecimals.parse(str, s.locale), d);
                     } catch (NumberFormatException e) {
                         throw new ValueParseException("Cannot parse '" + str + "' as " + d.sql(), e);
                     }

@@ -5,13 +5,14 @@ import io.sluice.api.RowBuilder;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.StructType;
+import io.sluice.values.JsonToRow;
 
 import java.nio.charset.StandardCharsets;
 
 /**
  * A fast path for the common JSON line: one flat object of scalar fields, read straight from the line's UTF-8
  * bytes into the row, with no Jackson parser. It accepts only input that Jackson reads without error and for which
- * it gives the very values {@link JsonValues.StructReader} gives (strict JSON: double-quoted ASCII field names
+ * it gives the very values {@link JsonToRow.StructReader} gives (strict JSON: double-quoted ASCII field names
  * without escapes, strings, integers, true/false/null, whitespace); for anything else, and whenever a value does
  * not convert cleanly (a wrong type, out of range, a bad timestamp), it returns null and the caller parses the line
  * with Jackson as before, so malformed lines, partial results and messages stay exactly those of the general path.

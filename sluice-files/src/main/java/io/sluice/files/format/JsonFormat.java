@@ -7,6 +7,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.sluice.api.Row;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
+import io.sluice.values.JsonToRow;
+import io.sluice.values.ValueParseException;
 
 import java.io.IOException;
 import java.nio.charset.Charset;
@@ -24,7 +26,7 @@ final class JsonFormat implements FileFormatReader {
     private final JsonSettings settings;
     private final int corruptIndex;
     private final int width;
-    private final JsonValues.StructReader root;
+    private final JsonToRow.StructReader root;
     private final StructType dataFields;
     private final int[] dataPositions;
     private final StructType schema;
@@ -52,7 +54,7 @@ final class JsonFormat implements FileFormatReader {
         }
         this.dataFields = new StructType(fields);
         this.dataPositions = java.util.Arrays.copyOf(positions, fields.size());
-        this.root = new JsonValues.StructReader(dataFields, dataPositions, width);
+        this.root = new JsonToRow.StructReader(dataFields, dataPositions, width);
     }
 
     @Override
@@ -62,7 +64,7 @@ final class JsonFormat implements FileFormatReader {
 
     /** Per-file parsing of records; keeps the partial rows of the last malformed record. */
     private final class RecordParser {
-        final JsonValues.Ctx ctx = new JsonValues.Ctx(settings);
+        final JsonToRow.Ctx ctx = new JsonToRow.Ctx(settings.values);
         final RecordOutput out;
         List<Object[]> badRows;
 
@@ -72,8 +74,7 @@ final class JsonFormat implements FileFormatReader {
 
         /** Parses the record; good rows go to the output. Returns the failure, or null. */
         Throwable parse(JsonParser p) {
-            ctx.lastBad = null;
-            ctx.badLine = 0;
+            ctx.startRecord();
             badRows = List.of();
             try {
                 JsonToken t = p.nextToken();
@@ -82,12 +83,11 @@ final class JsonFormat implements FileFormatReader {
                 }
                 if (t == JsonToken.START_OBJECT) {
                     Object[] v = root.readFields(p, ctx);
-                    Throwable bad = ctx.lastBad;
+                    Throwable bad = ctx.takeLastBad();
                     if (bad == null) {
                         out.good(v);
                         return null;
                     }
-                    ctx.lastBad = null;
                     badRows = List.<Object[]>of(v);
                     return bad;
                 }
@@ -101,10 +101,10 @@ final class JsonFormat implements FileFormatReader {
                         }
                         if (e == JsonToken.START_OBJECT) {
                             rows.add(root.readFields(p, ctx));
-                            if (ctx.lastBad != null && bad == null) {
-                                bad = ctx.lastBad;
+                            Throwable b = ctx.takeLastBad();
+                            if (b != null && bad == null) {
+                                bad = b;
                             }
-                            ctx.lastBad = null;
                         } else if (e == JsonToken.VALUE_NULL) {
                             throw nullRoot();
                         } else {
@@ -141,7 +141,7 @@ final class JsonFormat implements FileFormatReader {
                     return l.getLineNr();
                 }
             }
-            return Math.max(1, ctx.badLine);
+            return Math.max(1, ctx.badLine());
         }
     }
 

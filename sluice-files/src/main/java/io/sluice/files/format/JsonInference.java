@@ -8,6 +8,7 @@ import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
+import io.sluice.values.SparkDecimals;
 
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -166,7 +167,7 @@ final class JsonInference {
                 String s = p.getText();
                 if (settings.prefersDecimal) {
                     try {
-                        BigDecimal d = Decimals.parse(s, settings.locale);
+                        BigDecimal d = SparkDecimals.parse(s, settings.locale);
                         new DecimalType(d.precision(), d.scale());
                         return new Dec(d.precision(), d.scale());
                     } catch (RuntimeException e) {

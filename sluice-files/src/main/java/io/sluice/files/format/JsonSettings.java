@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
+import io.sluice.values.JsonToRow;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +25,8 @@ final class JsonSettings {
     final Locale locale;
     final TemporalParsers temporal;
     final JsonFactory factory;
+    /** The JSON-to-row rules' options (sluice-values). */
+    final JsonToRow.Settings values;
     /** The bounds on one value, given to the parser. */
     final JsonLimits limits;
     // schema inference
@@ -67,6 +70,7 @@ final class JsonSettings {
                         OptionValues.bool(o, "allowBackslashEscapingAnyCharacter", false))
                 .configure(JsonReadFeature.ALLOW_UNESCAPED_CONTROL_CHARS, OptionValues.bool(o, "allowUnquotedControlChars", false))
                 .build();
+        values = new JsonToRow.Settings(factory, allowNonNumericNumbers, locale, temporal.reader);
         primitivesAsString = OptionValues.bool(o, "primitivesAsString", false);
         prefersDecimal = OptionValues.bool(o, "prefersDecimal", false);
         dropFieldIfAllNull = OptionValues.bool(o, "dropFieldIfAllNull", false);

@@ -7,7 +7,6 @@ import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 
 import java.nio.charset.Charset;
-import java.time.ZoneId;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -89,20 +88,6 @@ final class OptionValues {
             }
         }
         return -1;
-    }
-
-    /** Spark's timeZone option (a zone id as DateTimeUtils.getZoneId reads it); default: the JVM's zone. */
-    static ZoneId zone(Options o) {
-        Optional<String> v = o.get("timeZone");
-        if (v.isEmpty()) {
-            return ZoneId.systemDefault();
-        }
-        ZoneId z = SparkDateTime.zoneId(v.get());
-        if (z == null) {
-            throw new InvalidOptionException("timeZone", v.get(),
-                    "a time zone id such as 'UTC', 'America/Los_Angeles', '+02:00' or 'GMT+2' is accepted");
-        }
-        return z;
     }
 
     /** Spark's locale option: an IETF BCP 47 language tag; default en-US. */

@@ -5,6 +5,8 @@ import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
 import io.sluice.api.types.StructType;
+import io.sluice.values.DateTimeWriter;
+import io.sluice.values.RowToJson;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -37,7 +39,7 @@ final class CsvEncoders implements RowEncoder.Factory {
         this.columns = dataColumns;
         this.csv = FileSinkOptions.csvSettings(options.raw);
         this.lineSep = options.lineSep;
-        DateTimeText time = new DateTimeText(options.timestampFormat, options.dateFormat, options.zone);
+        DateTimeWriter time = new DateTimeWriter(options.timestampFormat, options.dateFormat, options.zone);
         this.converters = new Function[dataColumns.length];
         this.header = new String[dataColumns.length];
         for (int i = 0; i < dataColumns.length; i++) {
@@ -46,10 +48,10 @@ final class CsvEncoders implements RowEncoder.Factory {
         }
     }
 
-    private static Function<Object, String> converter(DataType type, DateTimeText time) {
+    private static Function<Object, String> converter(DataType type, DateTimeWriter time) {
         if (type instanceof DecimalType d) {
             int scale = d.scale();
-            return v -> JsonEncoders.atScale((BigDecimal) v, scale).toString();
+            return v -> RowToJson.atScale((BigDecimal) v, scale).toString();
         }
         return switch ((AtomicType) type) {
             case DATE_TYPE -> v -> time.date((LocalDate) v);

@@ -1,17 +1,19 @@
 package io.sluice.files.sink;
 
+import io.sluice.api.Durations;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import io.sluice.files.format.FileFormat;
+import io.sluice.values.DateTimePatterns;
+import io.sluice.values.DateTimeWriter;
+import io.sluice.values.SparkTimestamps;
 import io.sluice.api.io.LocalPaths;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,9 +23,9 @@ import java.util.Locale;
  * {@code createSink}, before the query starts. Unknown options are ignored, as Spark ignores them.
  */
 final class FileSinkOptions {
-    static final String DEFAULT_DATE_FORMAT = "yyyy-MM-dd";
+    static final String DEFAULT_DATE_FORMAT = DateTimeWriter.DEFAULT_DATE_FORMAT;
     /** Spark 3+/4 write default: the optional sections print whenever the value has them. */
-    static final String DEFAULT_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]";
+    static final String DEFAULT_TIMESTAMP_FORMAT = DateTimeWriter.DEFAULT_TIMESTAMP_FORMAT;
     static final int DEFAULT_COMPACT_INTERVAL = 10;
     static final long DEFAULT_CLEANUP_DELAY_MS = 10 * 60_000L;
     static final int DEFAULT_MIN_BATCHES_TO_RETAIN = 100;
@@ -70,13 +72,13 @@ final class FileSinkOptions {
             default -> throw new InvalidOptionException(o.contains("compression") ? "compression" : "codec",
                     codec, "none, uncompressed or gzip is accepted");
         }
-        this.retentionMs = o.get("retention").map(v -> TimeStrings.asMillis("retention", v)).orElse(Long.MAX_VALUE);
+        this.retentionMs = o.get("retention").map(v -> Durations.timeStringAsMs("retention", v)).orElse(Long.MAX_VALUE);
         this.compactInterval = o.getInt("compactInterval", DEFAULT_COMPACT_INTERVAL);
         if (compactInterval < 1) {
             throw new InvalidOptionException("compactInterval", Integer.toString(compactInterval),
                     "a positive whole number is accepted");
         }
-        this.cleanupDelayMs = o.get("cleanupDelay").map(v -> TimeStrings.asMillis("cleanupDelay", v))
+        this.cleanupDelayMs = o.get("cleanupDelay").map(v -> Durations.timeStringAsMs("cleanupDelay", v))
                 .orElse(DEFAULT_CLEANUP_DELAY_MS);
         // Read by the engine too (and checked there); the manifest keeps at least this many batches' files.
         this.minBatchesToRetain = Math.max(1, o.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN));
@@ -181,17 +183,17 @@ final class FileSinkOptions {
     }
 
     private static ZoneId zone(String v) {
-        try {
-            return ZoneId.of(v.trim());
-        } catch (DateTimeException e) {
+        ZoneId z = SparkTimestamps.zoneId(v.trim()); // Spark's getZoneId, as the readers' timeZone
+        if (z == null) {
             throw new InvalidOptionException("timeZone", v,
                     "a region ID such as 'America/Los_Angeles' or an offset such as '+01:00' is accepted");
         }
+        return z;
     }
 
     private static String pattern(String key, String p) {
         try {
-            DateTimeFormatter.ofPattern(p, Locale.US);
+            DateTimePatterns.formatter(p, Locale.US, ZoneOffset.UTC);
             return p;
         } catch (IllegalArgumentException e) {
             throw new InvalidOptionException(key, p, "a datetime pattern is accepted (" + e.getMessage() + ")");

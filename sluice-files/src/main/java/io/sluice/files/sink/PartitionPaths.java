@@ -4,6 +4,7 @@ import io.sluice.api.Row;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
+import io.sluice.values.RowToJson;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -72,7 +73,7 @@ final class PartitionPaths {
             return null;
         }
         if (type instanceof DecimalType d) {
-            return JsonEncoders.atScale((BigDecimal) v, d.scale()).toString();
+            return RowToJson.atScale((BigDecimal) v, d.scale()).toString();
         }
         if (type == AtomicType.TIMESTAMP_TYPE) {
             return timestampString((Instant) v, zone);

@@ -1,15 +1,12 @@
 package io.sluice.files.source;
 
+import io.sluice.api.Durations;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import io.sluice.api.io.LocalPaths;
 
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The file source's own options, parsed and checked with Spark's {@code FileStreamOptions} defaults and messages.
@@ -90,7 +87,7 @@ record FileSourceOptions(
             return v;
         });
         String ageText = o.get(MAX_FILE_AGE, DEFAULT_MAX_FILE_AGE);
-        long maxFileAgeMs = parseDurationMs(MAX_FILE_AGE, ageText);
+        long maxFileAgeMs = Durations.timeStringAsMs(MAX_FILE_AGE, ageText);
         boolean latestFirst = bool(o, LATEST_FIRST);
         boolean fileNameOnly = bool(o, FILE_NAME_ONLY);
         Optional<String> archiveDir = o.get(SOURCE_ARCHIVE_DIR);
@@ -178,36 +175,5 @@ record FileSourceOptions(
         } catch (NumberFormatException e) {
             return null;
         }
-    }
-
-    private static final Pattern DURATION = Pattern.compile("(-?[0-9]+)([a-z]+)?");
-    private static final Map<String, TimeUnit> SUFFIXES = Map.of(
-            "us", TimeUnit.MICROSECONDS, "ms", TimeUnit.MILLISECONDS, "s", TimeUnit.SECONDS,
-            "m", TimeUnit.MINUTES, "min", TimeUnit.MINUTES, "h", TimeUnit.HOURS, "d", TimeUnit.DAYS);
-    private static final String DURATION_HELP = "Time must be specified as seconds (s), milliseconds (ms), "
-            + "microseconds (us), minutes (m or min), hour (h), or day (d). E.g. 50s, 100ms, or 250us.";
-
-    /** Spark's {@code timeStringAsMs}: a whole number with an optional unit; no unit means milliseconds. */
-    static long parseDurationMs(String key, String text) {
-        Matcher m = DURATION.matcher(text.toLowerCase(Locale.ROOT).trim());
-        if (!m.matches()) {
-            throw new InvalidOptionException(key, text, DURATION_HELP);
-        }
-        String suffix = m.group(2);
-        TimeUnit unit = suffix == null ? TimeUnit.MILLISECONDS : SUFFIXES.get(suffix);
-        if (unit == null) {
-            throw new InvalidOptionException(key, text, DURATION_HELP + " Invalid suffix: \"" + suffix + "\"");
-        }
-        long value;
-        try {
-            value = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            throw new InvalidOptionException(key, text, DURATION_HELP);
-        }
-        if (value < 0) {
-            throw new InvalidOptionException(key, text, "a duration that is not negative is accepted, e.g. 7d, 12h, "
-                    + "30m, 10s or 500ms");
-        }
-        return TimeUnit.MILLISECONDS.convert(value, unit);
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.files.sink;
 
+import io.sluice.api.Durations;
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.Options;
 import io.sluice.api.SluiceClock;
@@ -60,8 +61,8 @@ class FileSinkOptionsTest {
     void optionValues() {
         fails("json", "v long", "Invalid value 'snappy' for option 'compression': none, uncompressed or gzip is accepted",
                 "compression", "snappy");
-        fails("json", "v long", TimeStrings.TIME_ERROR + "\nInvalid suffix: \"x\"", "retention", "7x");
-        fails("json", "v long", TimeStrings.TIME_ERROR + "\nFailed to parse time string: soon", "cleanupDelay", "soon");
+        fails("json", "v long", Durations.TIME_STRING_ERROR + "\nInvalid suffix: \"x\"", "retention", "7x");
+        fails("json", "v long", Durations.TIME_STRING_ERROR + "\nFailed to parse time string: soon", "cleanupDelay", "soon");
         fails("json", "v long", "Invalid value '0' for option 'compactInterval': a positive whole number is accepted",
                 "compactInterval", "0");
         fails("json", "v long", "Invalid value 'ten' for option 'compactInterval': a whole number (int) is accepted",
@@ -74,7 +75,7 @@ class FileSinkOptionsTest {
         fails("json", "v long", "Invalid value 'latin1' for option 'encoding': only UTF-8 is accepted",
                 "encoding", "latin1");
         fails("json", "v long", "Invalid value 'yyyy-MM-dd'T' for option 'timestampFormat': a datetime pattern is "
-                + "accepted (Pattern ends with an incomplete string literal: yyyy-MM-dd'T)", "timestampFormat",
+                + "accepted (Pattern ends with an incomplete string literal: uuuu-MM-dd'T)", "timestampFormat",
                 "yyyy-MM-dd'T");
         fails("json", "v long", "Invalid value 'ftp://host/x' for option 'path': the scheme 'ftp' is not supported: "
                 + "Sluice reads and writes local paths only; give a plain path (/data/in) or a file: URI "

@@ -1,9 +1,11 @@
-package io.sluice.files.format;
+package io.sluice.values;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.SerializedString;
 import io.sluice.api.Row;
 import io.sluice.api.types.ArrayType;
@@ -21,22 +23,40 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * JSON value readers compiled once per schema, following Spark's JacksonParser: a value of the wrong JSON type
- * fails its field (the rest of the record is kept: partial results), strings are read exactly as written when a
- * string column gets a number, object or array, numbers must fit the column's type, JSON fields match columns by
- * exact (case-sensitive) name, extra fields are skipped and missing ones are null. Immutable and thread-safe; the
- * per-file state is in {@link Ctx}.
+ * JSON to rows, Spark's JacksonParser rules for every type: the one implementation behind the JSON file source and
+ * {@code from_json}. Readers are compiled once per schema ({@link #forType}, {@link StructReader}) and read the
+ * value at a Jackson parser's current token.
+ *
+ * <p>Callers may rely on: a value of the wrong JSON type fails its field with {@link ValueParseException} (the rest
+ * of the record is kept: a struct with a bad field throws {@link PartialValueException} holding the partial row);
+ * JSON null is null for every type; a string column gets a number, object or array as its JSON text (exactly as
+ * written when the record's raw text is given with {@link Ctx#source}, as the file source does; re-serialised
+ * otherwise, as {@code from_json} does); integers must fit the column's type; a whole number is seconds since the
+ * epoch for a timestamp; timestamps and dates follow {@link DateTimeReader}; decimals are rounded half-up to the
+ * scale and fail past the precision; {@code NaN}/{@code Infinity} strings are doubles when
+ * {@code allowNonNumericNumbers}; JSON fields match columns by exact (case-sensitive) name, extra fields are skipped
+ * and missing ones are null; a bad map value voids the map. Immutable and thread-safe; the per-record state is in
+ * {@link Ctx}.
  */
-final class JsonValues {
-    private JsonValues() {
+public final class JsonToRow {
+    private JsonToRow() {
     }
 
-    /** Per-file state: where the raw text of the record is (for exact strings) and the first failure. */
-    static final class Ctx {
-        final JsonSettings settings;
+    /**
+     * The reading options: the parser factory (its features are Spark's allow* options), Spark's
+     * {@code allowNonNumericNumbers}, the {@code locale} of decimals in strings, and the timestamp and date rules.
+     */
+    public record Settings(JsonFactory factory, boolean allowNonNumericNumbers, Locale locale,
+                           DateTimeReader dateTimes) {
+    }
+
+    /** Per-reader state (one per file or thread): the record's raw text (for exact strings) and its first failure. */
+    public static final class Ctx {
+        final Settings settings;
         byte[] bytes;
         char[] chars;
         int base;
@@ -45,20 +65,40 @@ final class JsonValues {
         /** The line (within the record) where the first failure of the record was seen, 0 if unknown. */
         int badLine;
 
-        Ctx(JsonSettings settings) {
+        public Ctx(Settings settings) {
             this.settings = settings;
         }
 
-        void source(byte[] b, int off) {
+        /** The record's text is these bytes from {@code off}: strings read from other tokens keep it exactly. */
+        public void source(byte[] b, int off) {
             bytes = b;
             chars = null;
             base = off;
         }
 
-        void source(char[] c, int off) {
+        /** The record's text is these chars from {@code off}. */
+        public void source(char[] c, int off) {
             bytes = null;
             chars = c;
             base = off;
+        }
+
+        /** Forgets the last record's failure, before a new record. */
+        public void startRecord() {
+            lastBad = null;
+            badLine = 0;
+        }
+
+        /** The first failure {@link StructReader#readFields} saw in the object it just read, or null; clears it. */
+        public Throwable takeLastBad() {
+            Throwable t = lastBad;
+            lastBad = null;
+            return t;
+        }
+
+        /** The line within the record of its first failure, 0 if unknown. */
+        public int badLine() {
+            return badLine;
         }
 
         void noteBad(JsonParser p) {
@@ -69,7 +109,8 @@ final class JsonValues {
         }
     }
 
-    abstract static class Reader {
+    /** Reads one value of a type. */
+    public abstract static class Reader {
         final DataType type;
 
         Reader(DataType type) {
@@ -81,9 +122,10 @@ final class JsonValues {
          *
          * @throws PartialValueException when only part of a struct, array or map could be read
          */
-        abstract Object read(JsonParser p, Ctx ctx) throws IOException;
+        public abstract Object read(JsonParser p, Ctx ctx) throws IOException;
 
-        final ValueParseException failed(JsonParser p, JsonToken t) throws IOException {
+        /** Spark's message for the token {@code t} where this type's value was expected. */
+        public final ValueParseException failed(JsonParser p, JsonToken t) throws IOException {
             if (t == JsonToken.VALUE_STRING && p.getTextLength() < 1) {
                 return new ValueParseException("Failed to parse an empty string for data type \"" + type.sql() + "\".");
             }
@@ -93,16 +135,17 @@ final class JsonValues {
         }
     }
 
-    static String quote(String s) {
+    private static String quote(String s) {
         return s == null ? "NULL" : "'" + s.replace("'", "\\'") + "'";
     }
 
-    static JsonToken token(JsonParser p) throws IOException {
+    private static JsonToken token(JsonParser p) throws IOException {
         JsonToken t = p.currentToken();
         return t == JsonToken.FIELD_NAME ? p.nextToken() : t;
     }
 
-    static Reader forType(DataType type) {
+    /** The reader of a type (a struct's fields go to their own positions). */
+    public static Reader forType(DataType type) {
         if (type instanceof AtomicType a) {
             return switch (a) {
                 case BOOLEAN_TYPE -> new BooleanReader();
@@ -129,13 +172,13 @@ final class JsonValues {
         throw new IllegalArgumentException("Unsupported type " + type);
     }
 
-    static final class BooleanReader extends Reader {
+    private static final class BooleanReader extends Reader {
         BooleanReader() {
             super(DataType.booleanType());
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.VALUE_TRUE) {
                 return Boolean.TRUE;
@@ -150,7 +193,7 @@ final class JsonValues {
         }
     }
 
-    static final class IntegralReader extends Reader {
+    private static final class IntegralReader extends Reader {
         private final AtomicType kind;
 
         IntegralReader(AtomicType kind) {
@@ -159,7 +202,7 @@ final class JsonValues {
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.VALUE_NUMBER_INT) {
                 // Jackson refuses values out of the type's range (InputCoercionException), as in Spark.
@@ -177,7 +220,7 @@ final class JsonValues {
         }
     }
 
-    static final class FractionalReader extends Reader {
+    private static final class FractionalReader extends Reader {
         private final boolean isFloat;
 
         FractionalReader(AtomicType kind) {
@@ -186,7 +229,7 @@ final class JsonValues {
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
                 return isFloat ? (Object) p.getFloatValue() : (Object) p.getDoubleValue();
@@ -196,7 +239,7 @@ final class JsonValues {
             }
             if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                 String s = p.getText();
-                boolean allow = ctx.settings.allowNonNumericNumbers;
+                boolean allow = ctx.settings.allowNonNumericNumbers();
                 double d;
                 if (allow && s.equals("NaN")) {
                     d = Double.NaN;
@@ -215,13 +258,13 @@ final class JsonValues {
         }
     }
 
-    static final class StringReader extends Reader {
+    private static final class StringReader extends Reader {
         StringReader() {
             super(DataType.stringType());
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.VALUE_STRING) {
                 return p.getText();
@@ -248,20 +291,20 @@ final class JsonValues {
                 return new String(ctx.chars, ctx.base + (int) s, (int) (e - s));
             }
             StringWriter w = new StringWriter();
-            try (JsonGenerator g = ctx.settings.factory.createGenerator(w)) {
+            try (JsonGenerator g = ctx.settings.factory().createGenerator(w)) {
                 g.copyCurrentStructure(p);
             }
             return w.toString();
         }
     }
 
-    static final class BinaryReader extends Reader {
+    private static final class BinaryReader extends Reader {
         BinaryReader() {
             super(DataType.binaryType());
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.VALUE_STRING) {
                 return p.getBinaryValue();
@@ -273,16 +316,17 @@ final class JsonValues {
         }
     }
 
-    static final class TimestampReader extends Reader {
+    private static final class TimestampReader extends Reader {
         TimestampReader() {
             super(DataType.timestampType());
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
-                return ctx.settings.temporal.timestamp(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+                return SparkTimestamps.instant(ctx.settings.dateTimes().timestampMicrosOrFail(p.getTextCharacters(),
+                        p.getTextOffset(), p.getTextLength()));
             }
             if (t == JsonToken.VALUE_NUMBER_INT) {
                 // Spark reads a whole number as seconds since the epoch.
@@ -295,16 +339,16 @@ final class JsonValues {
         }
     }
 
-    static final class DateReader extends Reader {
+    private static final class DateReader extends Reader {
         DateReader() {
             super(DataType.dateType());
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
-                return ctx.settings.temporal.date(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+                return ctx.settings.dateTimes().dateOrFail(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
             }
             if (t == null || t == JsonToken.VALUE_NULL) {
                 return null;
@@ -313,7 +357,7 @@ final class JsonValues {
         }
     }
 
-    static final class DecimalReader extends Reader {
+    private static final class DecimalReader extends Reader {
         private final DecimalType dt;
 
         DecimalReader(DecimalType dt) {
@@ -322,19 +366,19 @@ final class JsonValues {
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.VALUE_NUMBER_INT || t == JsonToken.VALUE_NUMBER_FLOAT) {
-                return Decimals.fit(p.getDecimalValue(), dt);
+                return SparkDecimals.fit(p.getDecimalValue(), dt);
             }
             if (t == JsonToken.VALUE_STRING && p.getTextLength() >= 1) {
                 BigDecimal v;
                 try {
-                    v = Decimals.parse(p.getText(), ctx.settings.locale);
+                    v = SparkDecimals.parse(p.getText(), ctx.settings.locale());
                 } catch (NumberFormatException e) {
                     throw new ValueParseException("Cannot parse '" + p.getText() + "' as " + dt.sql(), e);
                 }
-                return Decimals.fit(v, dt);
+                return SparkDecimals.fit(v, dt);
             }
             if (t == null || t == JsonToken.VALUE_NULL) {
                 return null;
@@ -347,7 +391,7 @@ final class JsonValues {
      * Reads an object into a struct. The root struct writes into the data schema's positions (skipping the
      * corrupt-record column), nested ones into their own.
      */
-    static final class StructReader extends Reader {
+    public static final class StructReader extends Reader {
         private final StructType struct;
         private final int width;
         private final String[] names;
@@ -356,8 +400,11 @@ final class JsonValues {
         private final Reader[] readers;
         private final HashMap<String, Integer> slots = new HashMap<>();
 
-        /** @param outputPositions where each field goes in the output array (null: same position) */
-        StructReader(StructType struct, int[] outputPositions, int width) {
+        /**
+         * @param outputPositions where each field goes in the output array (null: same position)
+         * @param width           the output array's length
+         */
+        public StructReader(StructType struct, int[] outputPositions, int width) {
             super(struct);
             this.struct = struct;
             this.width = width;
@@ -377,12 +424,13 @@ final class JsonValues {
             }
         }
 
-        StructReader(StructType struct, int[] outputPositions) {
+        /** A struct whose fields go to the positions given (null: their own). */
+        public StructReader(StructType struct, int[] outputPositions) {
             this(struct, outputPositions, struct.size());
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.START_OBJECT) {
                 Object[] values = readFields(p, ctx);
@@ -412,7 +460,7 @@ final class JsonValues {
          * Reads the fields of the object whose START_OBJECT is the current token. A field that fails is left null
          * and the first failure is left in {@code ctx.lastBad} for the caller (Spark's partial results).
          */
-        Object[] readFields(JsonParser p, Ctx ctx) throws IOException {
+        public Object[] readFields(JsonParser p, Ctx ctx) throws IOException {
             Object[] values = new Object[width];
             Throwable bad = null;
             int expect = 0;
@@ -445,7 +493,7 @@ final class JsonValues {
                     }
                     values[targets[slot]] = e.partial;
                 } catch (IOException | RuntimeException e) {
-                    if (JsonLimits.exceeded(e)) {
+                    if (e instanceof StreamConstraintsException) {
                         ctx.noteBad(p);
                         throw e; // the parser cannot go on past a bound: the record fails with this reason
                     }
@@ -463,7 +511,7 @@ final class JsonValues {
         }
     }
 
-    static final class ArrayReader extends Reader {
+    private static final class ArrayReader extends Reader {
         private final Reader element;
 
         ArrayReader(ArrayType type) {
@@ -472,7 +520,7 @@ final class JsonValues {
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.START_ARRAY) {
                 ArrayList<Object> list = new ArrayList<>();
@@ -503,7 +551,7 @@ final class JsonValues {
         }
     }
 
-    static final class MapReader extends Reader {
+    private static final class MapReader extends Reader {
         private final Reader value;
 
         MapReader(MapType type) {
@@ -512,7 +560,7 @@ final class JsonValues {
         }
 
         @Override
-        Object read(JsonParser p, Ctx ctx) throws IOException {
+        public Object read(JsonParser p, Ctx ctx) throws IOException {
             JsonToken t = token(p);
             if (t == JsonToken.START_OBJECT) {
                 Map<String, Object> map = new LinkedHashMap<>();
@@ -537,7 +585,7 @@ final class JsonValues {
                             map.put(key, x.partial);
                         }
                     } catch (IOException | RuntimeException x) {
-                        if (JsonLimits.exceeded(x)) {
+                        if (x instanceof StreamConstraintsException) {
                             ctx.noteBad(p);
                             throw x;
                         }

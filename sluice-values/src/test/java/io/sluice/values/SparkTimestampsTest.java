@@ -1,4 +1,4 @@
-package io.sluice.files.format;
+package io.sluice.values;
 
 import org.junit.jupiter.api.Test;
 
@@ -9,10 +9,10 @@ import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class SparkDateTimeTest {
+class SparkTimestampsTest {
     private static Instant ts(String s, ZoneId zone) {
-        long m = SparkDateTime.toMicros(s.toCharArray(), 0, s.length(), zone);
-        return m == SparkDateTime.FAIL_MICROS ? null : Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L),
+        long m = SparkTimestamps.toMicros(s.toCharArray(), 0, s.length(), zone);
+        return m == SparkTimestamps.FAIL_MICROS ? null : Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L),
                 Math.floorMod(m, 1_000_000L) * 1000);
     }
 
@@ -21,8 +21,8 @@ class SparkDateTimeTest {
     }
 
     private static LocalDate date(String s) {
-        long d = SparkDateTime.toEpochDay(s.toCharArray(), 0, s.length());
-        return d == SparkDateTime.FAIL_DAY ? null : LocalDate.ofEpochDay(d);
+        long d = SparkTimestamps.toEpochDay(s.toCharArray(), 0, s.length());
+        return d == SparkTimestamps.FAIL_DAY ? null : LocalDate.ofEpochDay(d);
     }
 
     @Test
@@ -79,13 +79,13 @@ class SparkDateTimeTest {
         for (ZoneId zone : new ZoneId[] {ZoneOffset.UTC, ZoneId.of("Europe/Paris"), ZoneOffset.ofHours(-3)}) {
             for (String s : samples) {
                 char[] c = s.toCharArray();
-                assertThat(SparkDateTime.toMicros(c, 0, c.length, zone)).as(s + " in " + zone)
-                        .isEqualTo(SparkDateTime.toMicrosGeneral(c, 0, c.length, zone));
+                assertThat(SparkTimestamps.toMicros(c, 0, c.length, zone)).as(s + " in " + zone)
+                        .isEqualTo(SparkTimestamps.toMicrosGeneral(c, 0, c.length, zone));
             }
         }
         for (int y = -400; y <= 2400; y += 7) {
             for (int m = 1; m <= 12; m++) {
-                assertThat(SparkDateTime.daysFromCivil(y, m, 28)).isEqualTo(LocalDate.of(y, m, 28).toEpochDay());
+                assertThat(SparkTimestamps.daysFromCivil(y, m, 28)).isEqualTo(LocalDate.of(y, m, 28).toEpochDay());
             }
         }
     }
@@ -106,9 +106,9 @@ class SparkDateTimeTest {
 
     @Test
     void zoneIdsAsSparkReadsThem() {
-        assertThat(SparkDateTime.zoneId("+1:00")).isEqualTo(ZoneOffset.ofHours(1));
-        assertThat(SparkDateTime.zoneId("-08:3")).isEqualTo(ZoneOffset.ofHoursMinutes(-8, -3));
-        assertThat(SparkDateTime.zoneId("PST")).isEqualTo(ZoneId.of("America/Los_Angeles"));
-        assertThat(SparkDateTime.zoneId("nowhere")).isNull();
+        assertThat(SparkTimestamps.zoneId("+1:00")).isEqualTo(ZoneOffset.ofHours(1));
+        assertThat(SparkTimestamps.zoneId("-08:3")).isEqualTo(ZoneOffset.ofHoursMinutes(-8, -3));
+        assertThat(SparkTimestamps.zoneId("PST")).isEqualTo(ZoneId.of("America/Los_Angeles"));
+        assertThat(SparkTimestamps.zoneId("nowhere")).isNull();
     }
 }

@@ -1,6 +1,7 @@
-package io.sluice.files.format;
+package io.sluice.values;
 
 import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -8,9 +9,10 @@ import java.time.ZonedDateTime;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Spark's lenient string-to-timestamp and string-to-date rules (SparkDateTimeUtils.parseTimestampString,
- * stringToTimestamp, stringToDate), which are what Spark 4 uses to read JSON and CSV when no timestampFormat or
- * dateFormat is given. Works on char ranges so the hot path allocates nothing but the result.
+ * Spark's string-to-timestamp and string-to-date rules (SparkDateTimeUtils.stringToTimestamp, stringToDate): the
+ * one implementation behind {@code CAST(s AS TIMESTAMP|DATE)}, {@code from_json} and the JSON and CSV file formats
+ * when no timestampFormat or dateFormat is given (Spark 4, ANSI off). Works on char ranges so the hot path
+ * allocates nothing but the result. Stateless and thread-safe.
  *
  * <p>Accepted timestamps: {@code [+-]yyyy*[-[m]m[-[d]d[( |T)[h]h[:[m]m[:[s]s[.fraction]]][zone]]]]}, where the
  * fraction keeps at most 6 digits (microseconds) and the zone is {@code Z}, {@code +|-hh:mm} and the like, a
@@ -19,17 +21,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * time without a date ({@code 12:00:00}, which Spark places on the current day) is refused: the result would
  * depend on the day the file is read.
  */
-final class SparkDateTime {
+public final class SparkTimestamps {
     /** Returned by {@link #toMicros} when the text is not a timestamp (no real timestamp has this value). */
-    static final long FAIL_MICROS = Long.MIN_VALUE;
+    public static final long FAIL_MICROS = Long.MIN_VALUE;
     /** Returned by {@link #toEpochDay} when the text is not a date. */
-    static final long FAIL_DAY = Long.MIN_VALUE;
+    public static final long FAIL_DAY = Long.MIN_VALUE;
 
     private static final Object BAD_ZONE = new Object();
     private static final ConcurrentHashMap<String, Object> ZONES = new ConcurrentHashMap<>();
     private static final int MAX_CACHED_ZONES = 4096;
 
-    private SparkDateTime() {
+    private SparkTimestamps() {
     }
 
     private static boolean isWsOrCtl(char c) {
@@ -42,8 +44,12 @@ final class SparkDateTime {
                 || (segment != 0 && segment != 6 && segment != 7 && digits > 0 && digits <= 2);
     }
 
-    /** Microseconds since the epoch, or {@link #FAIL_MICROS}. */
-    static long toMicros(char[] s, int off, int len, ZoneId defaultZone) {
+    /**
+     * The timestamp in {@code s[off, off+len)} in microseconds since the epoch (a fraction past the sixth digit is
+     * dropped), or {@link #FAIL_MICROS}; a text without a zone is in {@code defaultZone} (the session time zone, or
+     * a format's {@code timeZone} option).
+     */
+    public static long toMicros(char[] s, int off, int len, ZoneId defaultZone) {
         long fast = isoMicros(s, off, len, defaultZone);
         return fast != NOT_FAST ? fast : toMicrosGeneral(s, off, len, defaultZone);
     }
@@ -61,7 +67,7 @@ final class SparkDateTime {
      * exactly what {@link #toMicrosGeneral} gives; {@link #NOT_FAST} for anything else (which then takes the
      * general path).
      */
-    static long isoMicros(char[] s, int off, int len, ZoneId defaultZone) {
+    private static long isoMicros(char[] s, int off, int len, ZoneId defaultZone) {
         if (len < 10 || s[off + 4] != '-' || s[off + 7] != '-') {
             return NOT_FAST;
         }
@@ -178,6 +184,7 @@ final class SparkDateTime {
         int sign = 0;
         int tzStart = -1;
         int tzEnd = -1;
+        int first = j; // Spark's "j == 0" is the first character after trimming, before any sign
         if (s[j] == '-' || s[j] == '+') {
             sign = s[j] == '-' ? -1 : 1;
             j++;
@@ -186,7 +193,7 @@ final class SparkDateTime {
             char b = s[j];
             int v = b - '0';
             if (v < 0 || v > 9) {
-                if (j == off && b == 'T') {
+                if (j == first && b == 'T') {
                     justTime = true;
                     i += 3;
                 } else if (i < 2) {
@@ -330,8 +337,11 @@ final class SparkDateTime {
         return zoneId(new String(s, start, end - start));
     }
 
-    /** Spark's DateTimeUtils.getZoneId (with its two pre-3.0 fixes for one-digit hours and minutes), or null. */
-    static ZoneId zoneId(String id) {
+    /**
+     * A zone id as Spark's DateTimeUtils.getZoneId reads it (short ids such as {@code PST}, offsets, regions, with
+     * its two pre-3.0 fixes for one-digit hours and minutes, {@code +1:00} and {@code +01:0}), or null.
+     */
+    public static ZoneId zoneId(String id) {
         Object z = ZONES.get(id);
         if (z == null) {
             try {
@@ -351,7 +361,7 @@ final class SparkDateTime {
     }
 
     // (+|-)(\d): -> $10$2: (first occurrence), then (+|-)(\d\d):(\d)$ -> $1$2:0$3
-    static String fixLegacyOffsets(String id) {
+    private static String fixLegacyOffsets(String id) {
         String r = id;
         for (int k = 0; k + 2 < r.length(); k++) {
             char c = r.charAt(k);
@@ -371,8 +381,11 @@ final class SparkDateTime {
         return r;
     }
 
-    /** Days since 1970-01-01, or {@link #FAIL_DAY}: {@code [+-]yyyy*[-[m]m[-[d]d[( |T)anything]]]}. */
-    static long toEpochDay(char[] s, int off, int len) {
+    /**
+     * The date in {@code s[off, off+len)} in days since 1970-01-01, or {@link #FAIL_DAY}:
+     * {@code [+-]yyyy*[-[m]m[-[d]d[( |T)anything]]]}, surrounding whitespace and control characters ignored.
+     */
+    public static long toEpochDay(char[] s, int off, int len) {
         int j = off;
         int end = off + len;
         while (j < end && isWsOrCtl(s[j])) {
@@ -425,6 +438,65 @@ final class SparkDateTime {
         } catch (DateTimeException e) {
             return FAIL_DAY;
         }
+    }
+
+    /** {@link #toMicros(char[], int, int, ZoneId)} of a whole string. */
+    public static long toMicros(String s, ZoneId defaultZone) {
+        return toMicros(s.toCharArray(), 0, s.length(), defaultZone);
+    }
+
+    /** {@link #toEpochDay(char[], int, int)} of a whole string. */
+    public static long toEpochDay(String s) {
+        return toEpochDay(s.toCharArray(), 0, s.length());
+    }
+
+    /** {@code CAST(s AS TIMESTAMP)}: the instant, or null when {@code s} is not a timestamp. */
+    public static Instant parseTimestamp(String s, ZoneId defaultZone) {
+        long micros = toMicros(s, defaultZone);
+        return micros == FAIL_MICROS ? null : instant(micros);
+    }
+
+    /** {@code CAST(s AS DATE)}: the date, or null when {@code s} is not a date. */
+    public static LocalDate parseDate(String s) {
+        long day = toEpochDay(s);
+        return day == FAIL_DAY ? null : LocalDate.ofEpochDay(day);
+    }
+
+    /** Microseconds since the epoch as an instant. */
+    public static Instant instant(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+    }
+
+    /** An instant in microseconds since the epoch (sub-microsecond digits dropped, as Spark keeps microseconds). */
+    public static long micros(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
+    }
+
+    /**
+     * {@code CAST(t AS STRING)}: {@code 2026-10-02 00:00:00} in {@code zone}, a fraction only when there is one,
+     * trimmed of trailing zeros ({@code 2026-10-02 00:00:00.5}).
+     */
+    public static String format(Instant t, ZoneId zone) {
+        java.time.LocalDateTime d = java.time.LocalDateTime.ofInstant(t, zone);
+        StringBuilder sb = new StringBuilder(26);
+        sb.append(d.toLocalDate()).append(' ');
+        pad2(sb, d.getHour()).append(':');
+        pad2(sb, d.getMinute()).append(':');
+        pad2(sb, d.getSecond());
+        int micros = d.getNano() / 1000;
+        if (micros != 0) {
+            String f = Integer.toString(1_000_000 + micros).substring(1);
+            int end = f.length();
+            while (f.charAt(end - 1) == '0') {
+                end--;
+            }
+            sb.append('.').append(f, 0, end);
+        }
+        return sb.toString();
+    }
+
+    private static StringBuilder pad2(StringBuilder sb, int v) {
+        return sb.append((char) ('0' + v / 10)).append((char) ('0' + v % 10));
     }
 
     private static boolean validDateDigits(int segment, int digits) {

@@ -1,4 +1,4 @@
-package io.sluice.files.sink;
+package io.sluice.values;
 
 import java.time.Instant;
 import java.time.LocalDate;
@@ -8,13 +8,18 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
- * Formats dates and timestamps with a user's pattern and zone. The defaults (Spark's
+ * Writes dates and timestamps as Spark's writers do ({@code to_json}, the JSON and CSV sinks): a pattern (Spark's
+ * datetime patterns, {@link DateTimePatterns}) in a zone. The defaults (Spark's
  * {@code yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]} in UTC, and {@code yyyy-MM-dd}) take a hand-written path, since a
  * {@link DateTimeFormatter} costs more than the rest of a JSON row; it gives exactly the formatter's output
  * ({@code 2026-10-02T00:00:00.000Z}: milliseconds truncated, never rounded). Thread-safe.
  */
-final class DateTimeText {
-    private static final String DEFAULT_TIMESTAMP = FileSinkOptions.DEFAULT_TIMESTAMP_FORMAT;
+public final class DateTimeWriter {
+    /** Spark 3+/4's timestampFormat for writing JSON and CSV: {@code 2026-10-02T00:00:00.000Z} in UTC. */
+    public static final String DEFAULT_TIMESTAMP_FORMAT = "yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]";
+    /** Spark's dateFormat for writing: {@code 2026-10-02}. */
+    public static final String DEFAULT_DATE_FORMAT = "yyyy-MM-dd";
+    private static final String DEFAULT_TIMESTAMP = DEFAULT_TIMESTAMP_FORMAT;
     private static final String[] ISO_TIMESTAMPS = {DEFAULT_TIMESTAMP, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX"};
 
     private final DateTimeFormatter timestampFormatter;
@@ -22,16 +27,20 @@ final class DateTimeText {
     private final boolean fastTimestamp;
     private final boolean fastDate;
 
-    DateTimeText(String timestampPattern, String datePattern, ZoneId zone) {
-        this.timestampFormatter = DateTimeFormatter.ofPattern(timestampPattern, Locale.US).withZone(zone);
-        this.dateFormatter = DateTimeFormatter.ofPattern(datePattern, Locale.US);
+    /**
+     * @throws IllegalArgumentException for a pattern Spark refuses
+     */
+    public DateTimeWriter(String timestampPattern, String datePattern, ZoneId zone) {
+        // Spark's pattern rules (sluice-values): 'y' is the proleptic year, so year 0 and before match to_json's.
+        this.timestampFormatter = DateTimePatterns.formatter(timestampPattern, Locale.US, zone);
+        this.dateFormatter = DateTimePatterns.formatter(datePattern, Locale.US, zone);
         boolean utc = zone.normalized().equals(ZoneOffset.UTC);
         this.fastTimestamp = utc && (ISO_TIMESTAMPS[0].equals(timestampPattern) || ISO_TIMESTAMPS[1].equals(timestampPattern));
-        this.fastDate = FileSinkOptions.DEFAULT_DATE_FORMAT.equals(datePattern);
+        this.fastDate = DEFAULT_DATE_FORMAT.equals(datePattern);
     }
 
     /** Writes the timestamp into {@code buf} (at least 32 chars) and returns the length. */
-    int timestamp(Instant t, char[] buf) {
+    public int timestamp(Instant t, char[] buf) {
         if (fastTimestamp) {
             long sec = t.getEpochSecond();
             long days = Math.floorDiv(sec, 86_400L);
@@ -69,13 +78,14 @@ final class DateTimeText {
         return s.length();
     }
 
-    String timestamp(Instant t) {
+    /** The timestamp as text. */
+    public String timestamp(Instant t) {
         char[] buf = new char[64];
         return new String(buf, 0, timestamp(t, buf));
     }
 
     /** Writes the date into {@code buf} (at least 32 chars) and returns the length. */
-    int date(LocalDate d, char[] buf) {
+    public int date(LocalDate d, char[] buf) {
         int year = d.getYear();
         if (fastDate && year >= 1 && year <= 9999) {
             digits4(buf, 0, year);
@@ -93,7 +103,8 @@ final class DateTimeText {
         return s.length();
     }
 
-    String date(LocalDate d) {
+    /** The date as text. */
+    public String date(LocalDate d) {
         char[] buf = new char[64];
         return new String(buf, 0, date(d, buf));
     }
