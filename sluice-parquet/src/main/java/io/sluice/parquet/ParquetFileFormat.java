@@ -1,5 +1,6 @@
 package io.sluice.parquet;
 
+import io.sluice.api.OptionDef;
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.types.StructType;
@@ -29,15 +30,20 @@ public final class ParquetFileFormat implements FileFormat, FileFormat.Writing {
         return "parquet";
     }
 
-    /** No reading options yet: the file source's own (inferSchema, ignoreCorruptFiles...) apply. */
+    static final String MERGE_SCHEMA = "mergeSchema";
+    private static final OptionSet READ_OPTIONS = OptionSet.of(OptionDef.bool(MERGE_SCHEMA, false,
+            "with inferSchema: the union of every sample file's schema"));
+
+    /** {@code mergeSchema}; the file source's own options (inferSchema, ignoreCorruptFiles...) apply too. */
     @Override
     public OptionSet readOptions() {
-        return OptionSet.none();
+        return READ_OPTIONS;
     }
 
     @Override
     public void validate(Options options, StructType dataSchema) {
         // Every Sluice type has a Parquet form; a file's mismatching column fails when the file is read.
+        options.getBoolean(MERGE_SCHEMA, false);
     }
 
     @Override
@@ -47,17 +53,32 @@ public final class ParquetFileFormat implements FileFormat, FileFormat.Writing {
 
     /**
      * The schema of the newest sample file's footer (Spark's {@code mergeSchema=false} takes one file's schema
-     * too), converted as Spark's {@code ParquetToSparkSchemaConverter} does.
+     * too), converted as Spark's {@code ParquetToSparkSchemaConverter} does; with {@code mergeSchema=true} the
+     * union of every sample file's schema, merged as Spark's {@code StructType.merge}.
      */
     @Override
     public StructType infer(Options options, List<Path> sampleFiles) throws IOException {
         if (sampleFiles.isEmpty()) {
             return StructType.empty();
         }
-        Path file = sampleFiles.get(0);
+        boolean merge = options.getBoolean(MERGE_SCHEMA, false);
+        StructType schema = null;
+        for (Path file : merge ? sampleFiles : sampleFiles.subList(0, 1)) {
+            StructType one = footerSchema(file);
+            schema = schema == null ? one : ParquetSchemas.merge(schema, one);
+        }
+        return schema;
+    }
+
+    private static StructType footerSchema(Path file) throws IOException {
         ParquetReadOptions ro = org.apache.parquet.SluiceReadOptions.of(ParquetCodecs.INSTANCE);
         try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file), ro)) {
             return ParquetSchemas.toSluice(r.getFooter().getFileMetaData().getSchema());
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof IllegalArgumentException) {
+                throw e;
+            }
+            throw ParquetReading.footerError(file, e);
         }
     }
 

@@ -64,6 +64,13 @@ final class ParquetReading implements FileFormatReader {
     @Override
     public RowIterator open(Path file) throws IOException {
         ParquetReadOptions options = org.apache.parquet.SluiceReadOptions.of(ParquetCodecs.INSTANCE);
+        // Opening a FIFO would block in a system call no interrupt ends (the listing skips special files; this
+        // catches one that replaced a listed file), as the other formats refuse them.
+        if (!java.nio.file.Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class)
+                .isRegularFile()) {
+            throw new IOException("Cannot read " + file + ": it is not a regular file (a FIFO, socket, device or "
+                    + "directory), so it is not data; reading a FIFO could block forever");
+        }
         ParquetFileReader reader;
         try {
             reader = ParquetFileReader.open(new LocalInputFile(file), options);
@@ -71,11 +78,7 @@ final class ParquetReading implements FileFormatReader {
             if (e instanceof java.nio.file.NoSuchFileException || e instanceof java.io.FileNotFoundException) {
                 throw e;
             }
-            throw new IOException("[FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER] Encountered error while reading file "
-                    + file.toUri() + ". Could not read footer. Please ensure that the file is in either ORC or "
-                    + "Parquet format. If not, please convert it to a valid format. If the file is in the valid "
-                    + "format, please check if it is corrupt. If it is, you can choose to either ignore it or fix "
-                    + "the corruption. SQLSTATE: KD001 (" + e.getMessage() + ")", e);
+            throw footerError(file, e);
         }
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -87,6 +90,15 @@ final class ParquetReading implements FileFormatReader {
             reader.close();
             throw e;
         }
+    }
+
+    /** Spark's error for a file whose footer cannot be read, naming the file, with parquet-java's reason. */
+    static IOException footerError(Path file, Exception e) {
+        return new IOException("[FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER] Encountered error while reading file "
+                + file.toUri() + ". Could not read footer. Please ensure that the file is in either ORC or "
+                + "Parquet format. If not, please convert it to a valid format. If the file is in the valid "
+                + "format, please check if it is corrupt. If it is, you can choose to either ignore it or fix "
+                + "the corruption. SQLSTATE: KD001 (" + e.getMessage() + ")", e);
     }
 
     private static final class Rows implements RowIterator {

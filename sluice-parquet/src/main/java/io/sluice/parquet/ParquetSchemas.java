@@ -215,6 +215,50 @@ final class ParquetSchemas {
                 + " (column " + t.getName() + ").");
     }
 
+    /**
+     * Spark's {@code StructType.merge}: the fields of {@code a} then those only {@code b} has; a field of both
+     * merged (structs field by field, arrays and maps by their element, key and value types), nullable if
+     * either is.
+     *
+     * @throws IllegalArgumentException with Spark's message for two types that do not merge
+     */
+    static StructType merge(StructType a, StructType b) {
+        List<StructField> fields = new ArrayList<>();
+        for (StructField f : a.fields()) {
+            int j = b.indexOf(f.name());
+            if (j < 0) {
+                fields.add(f);
+            } else {
+                StructField g = b.field(j);
+                fields.add(new StructField(f.name(), merge(f.dataType(), g.dataType()), f.nullable() || g.nullable()));
+            }
+        }
+        for (StructField g : b.fields()) {
+            if (a.indexOf(g.name()) < 0) {
+                fields.add(g);
+            }
+        }
+        return new StructType(fields);
+    }
+
+    private static DataType merge(DataType a, DataType b) {
+        if (a instanceof StructType x && b instanceof StructType y) {
+            return merge(x, y);
+        }
+        if (a instanceof ArrayType x && b instanceof ArrayType y) {
+            return new ArrayType(merge(x.elementType(), y.elementType()), x.containsNull() || y.containsNull());
+        }
+        if (a instanceof MapType x && b instanceof MapType y) {
+            return new MapType(merge(x.keyType(), y.keyType()), merge(x.valueType(), y.valueType()),
+                    x.valueContainsNull() || y.valueContainsNull());
+        }
+        if (a.equals(b)) {
+            return a;
+        }
+        throw new IllegalArgumentException("[CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE] Failed to merge incompatible data "
+                + "types \"" + a.sql() + "\" and \"" + b.sql() + "\". SQLSTATE: 42825");
+    }
+
     /** The schema as Spark's {@code StructType.json}, written in the footer for Spark to read it back. */
     static String sparkJson(StructType schema, int[] columns) {
         StringBuilder sb = new StringBuilder("{\"type\":\"struct\",\"fields\":[");

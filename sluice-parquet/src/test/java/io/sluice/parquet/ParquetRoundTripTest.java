@@ -172,4 +172,58 @@ class ParquetRoundTripTest {
         assertThat(dataFiles(out)).hasSize(2).allMatch(f -> f.matches("day=d[12]/part-00000-.*\\.snappy\\.parquet"));
         assertThat(read(out, "id bigint, day string")).containsExactlyInAnyOrder(Row.of(1L, "d1"), Row.of(2L, "d2"));
     }
+
+    @Test
+    void mergeSchemaUnitesTheFilesSchemasAsSpark() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("merge"));
+        Path a = write("a bigint, st struct<x: int>", List.of(Row.of(1L, Row.of(1))));
+        Path b = write("b string, st struct<y: string>, a bigint", List.of(Row.of("b", Row.of("y"), 2L)));
+        Files.copy(a.resolve(dataFiles(a).get(0)), dir.resolve("1.parquet"));
+        Files.copy(b.resolve(dataFiles(b).get(0)), dir.resolve("2.parquet"));
+        Files.setLastModifiedTime(dir.resolve("1.parquet"), java.nio.file.attribute.FileTime.fromMillis(1000));
+        Files.setLastModifiedTime(dir.resolve("2.parquet"), java.nio.file.attribute.FileTime.fromMillis(2000));
+        var merged = sluice.read().format("parquet").option("inferSchema", "true").option("mergeSchema", "true")
+                .load(dir.toString());
+        assertThat(merged.schema()).isEqualTo(StructType.fromDDL("b string, st struct<y: string, x: int>, a bigint"));
+        assertThat(merged.collectAsList()).containsExactlyInAnyOrder(Row.of(null, Row.of(null, 1), 1L),
+                Row.of("b", Row.of("y", null), 2L));
+        assertThat(sluice.read().format("parquet").option("inferSchema", "true").load(dir.toString()).schema())
+                .isEqualTo(StructType.fromDDL("b string, st struct<y: string>, a bigint"));
+        Path c = write("a string", List.of(Row.of("x")));
+        Files.copy(c.resolve(dataFiles(c).get(0)), dir.resolve("3.parquet"));
+        assertThatThrownBy(() -> sluice.read().format("parquet").option("inferSchema", "true")
+                .option("mergeSchema", "true").load(dir.toString())).hasMessageContaining(
+                "[CANNOT_MERGE_INCOMPATIBLE_DATA_TYPE] Failed to merge incompatible data types \"STRING\" and "
+                        + "\"BIGINT\". SQLSTATE: 42825");
+    }
+
+    @Test
+    void badSinkOptionsFailAtStartWithTheOptionNamed() {
+        assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "parquet.block.size", "0"))
+                .hasMessageContaining("Invalid value '0' for option 'parquet.block.size': a positive size in bytes "
+                        + "is accepted");
+        assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "parquet.page.size", "0"))
+                .hasMessageContaining("Invalid value '0' for option 'parquet.page.size': a positive size in bytes "
+                        + "is accepted");
+        assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "parquet.enable.dictionary", "x"))
+                .hasMessageContaining("Invalid value 'x' for option 'parquet.enable.dictionary': true or false is "
+                        + "accepted");
+        assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "spark.sql.parquet.outputTimestampType", "X"))
+                .hasMessageContaining("Invalid value 'X' for option 'spark.sql.parquet.outputTimestampType': INT96, "
+                        + "TIMESTAMP_MICROS or TIMESTAMP_MILLIS is accepted");
+        assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "parquet.compression", "lzo"))
+                .hasMessageContaining("[CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION] The codec lzo is not "
+                        + "available.");
+    }
+
+    @Test
+    void smallRowGroupsAndPagesWithoutDictionaryReadBackInOrder() throws Exception {
+        List<Row> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            rows.add(Row.of((long) i, "v" + (i % 7)));
+        }
+        Path out = write("id bigint, s string", rows, "parquet.block.size", "4096", "parquet.page.size", "512",
+                "parquet.enable.dictionary", "false");
+        assertThat(read(out, "id bigint, s string")).containsExactlyInAnyOrderElementsOf(rows);
+    }
 }
