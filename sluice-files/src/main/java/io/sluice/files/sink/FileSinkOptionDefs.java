@@ -20,9 +20,10 @@ final class FileSinkOptionDefs {
             OptionDef.oneOf("compression", "none", List.of("none", "uncompressed", "gzip"),
                     "the files' compression"),
             OptionDef.oneOf("codec", "none", List.of("none", "uncompressed", "gzip"), "alias of compression"));
-    private static final OptionSet ALL_FORMATS = OptionSet.of(
+    private static final OptionSet FIRST = OptionSet.of(
             string("path", "the output folder").asRequired(),
-            string("partitionBy", "comma-separated partition columns"),
+            string("partitionBy", "comma-separated partition columns"));
+    private static final OptionSet ALL_FORMATS = OptionSet.of(
             OptionDef.of("retention", OptionDef.Type.DURATION, "how long manifest entries are kept"),
             OptionDef.integer("compactInterval", FileSinkOptions.DEFAULT_COMPACT_INTERVAL,
                     "every how many batches the manifest is compacted"),
@@ -43,6 +44,6 @@ final class FileSinkOptionDefs {
     static OptionSet of(FileFormat format) {
         OptionSet own = format.writing().map(FileFormat.Writing::options).orElse(OptionSet.none());
         boolean compressesItself = format.writing().map(FileFormat.Writing::compressesItself).orElse(false);
-        return ALL_FORMATS.and(compressesItself ? own : COMPRESSION.and(own));
+        return (compressesItself ? FIRST : FIRST.and(COMPRESSION)).and(ALL_FORMATS).and(own);
     }
 }
