@@ -158,4 +158,17 @@ class SparkParquetTest {
                     .singleElement().asString().matches("part-00000-[0-9a-f-]{36}-c000\\.snappy\\.parquet");
         }
     }
+
+    @Test
+    void sparksTimestampNtzReadsAsATimestampInUtcAndAMismatchIsSparksError() throws Exception {
+        Path out = dir.resolve("ntz");
+        spark.sql("SELECT TIMESTAMP_NTZ'2026-10-02 01:02:03.456789' AS t, 7L AS n").coalesce(1).write()
+                .parquet(out.toString());
+        assertThat(sluice.read().format("parquet").schema("t timestamp, n bigint, gone string").load(out.toString())
+                .collectAsList()).containsExactly(Row.of(TS, 7L, null));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sluice.read().format("parquet").schema("n int")
+                .load(out.toString()).collectAsList()).hasStackTraceContaining(
+                "Data type mismatches when reading Parquet column [n]. Expected Spark type int, actual Parquet type "
+                        + "INT64.");
+    }
 }
