@@ -302,10 +302,14 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
         }
     }
 
-    /** INT96 (little-endian nanos of day, then Julian day) to an instant. */
+    /**
+     * INT96 (little-endian nanos of day, then Julian day) to an instant, cut to microseconds as Spark's
+     * {@code fromJulianDay} reads it (Impala and Hive write nanoseconds).
+     */
     static Instant fromInt96(byte[] b) {
         ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
-        long nanosOfDay = buf.getLong();
+        long nanos = buf.getLong();
+        long nanosOfDay = nanos - Math.floorMod(nanos, 1000L);
         long days = buf.getInt() - (long) JULIAN_DAY_OF_EPOCH;
         return Instant.ofEpochSecond(Math.multiplyExact(days, 86_400L), nanosOfDay);
     }

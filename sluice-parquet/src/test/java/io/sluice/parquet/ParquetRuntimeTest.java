@@ -26,4 +26,12 @@ class ParquetRuntimeTest {
                 .contains("compression", "parquet.block.size").doesNotContain("codec");
         assertThat(new ParquetSourceProvider().shortName()).isEqualTo("parquet");
     }
+
+    @Test
+    void int96NanosecondsAreCutToMicrosecondsAsSparkReadsThem() {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putLong(3_723_456_789_999L).putInt(2_440_589); // 1970-01-02 01:02:03.456789999
+        assertThat(ParquetRowWriter.fromInt96(b.array())).isEqualTo(java.time.Instant.parse(
+                "1970-01-02T01:02:03.456789Z"));
+    }
 }
