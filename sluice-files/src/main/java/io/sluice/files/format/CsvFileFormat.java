@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code csv}: Spark's CSV data source (univocity's rules as Spark sets them). */
-final class CsvFileFormat implements FileFormat, FileFormat.Writing {
+public final class CsvFileFormat implements FileFormat, FileFormat.Writing {
 
     @Override
     public String name() {

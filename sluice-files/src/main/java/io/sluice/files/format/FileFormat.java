@@ -10,10 +10,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One file format of the file connector (json, csv, text): its name, its options, how it reads files and infers
- * a schema, and how the file sink writes it. Each format is one implementation, registered in
- * {@link FileFormats#ALL}; the file source and the file sink dispatch through it, never switching on the format's
- * name (only the file sink's encoders, which live in its package, are registered there by name).
+ * One file format of the file connector (json, csv, text, and formats of other modules such as parquet): its
+ * name, its options, how it reads files and infers a schema, and how the file sink writes it. Each format is one
+ * public implementation with a public no-argument constructor, listed in
+ * {@code META-INF/services/io.sluice.files.format.FileFormat} and so found by {@link FileFormats#ALL}; the file
+ * source and the file sink dispatch through it, never switching on the format's name. A format of another module
+ * also registers its source and sink providers (subclasses of {@code FileSourceProvider} and
+ * {@code FileSinkProvider} naming the format instance) and gives its own encoder
+ * ({@link Writing#encoders}); the built-in formats' encoders are the sink's own.
  * (Not to be confused with the checkpoint's {@code io.sluice.core.checkpoint.FileFormat}, the engine's own log
  * file layout.) Implementations are stateless and thread-safe.
  */
@@ -67,5 +71,40 @@ public interface FileFormat {
          * @throws IllegalArgumentException for a column the format cannot write
          */
         void checkColumns(StructType schema, int[] dataColumns);
+
+        /**
+         * The data files' extension for these sink options, with its dot; by default {@link #extension()}.
+         * Parquet: {@code .snappy.parquet}, the codec in the name as Spark writes it.
+         */
+        default String extension(Options options) {
+            return extension();
+        }
+
+        /**
+         * Whether the format compresses inside its files (parquet): the sink then neither reads
+         * {@code compression} / {@code codec} itself nor gzips the files; the format declares and checks them.
+         */
+        default boolean compressesItself() {
+            return false;
+        }
+
+        /**
+         * The format's own encoder for the data columns of {@code schema} (already checked), with the sink's
+         * options; empty for the built-in formats, whose encoders the file sink holds.
+         *
+         * @throws io.sluice.api.InvalidOptionException for a bad option of the format (checked at validate time
+         *                                              through {@link #checkOptions})
+         */
+        default Optional<FormatEncoder.Factory> encoders(StructType schema, int[] dataColumns, Options options) {
+            return Optional.empty();
+        }
+
+        /**
+         * Checks the sink options only this format reads (called from the sink's {@code validate}).
+         *
+         * @throws io.sluice.api.InvalidOptionException naming the option, the value and what is accepted
+         */
+        default void checkOptions(Options options) {
+        }
     }
 }

@@ -9,10 +9,13 @@ import io.sluice.api.types.StructType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -20,13 +23,18 @@ import java.util.stream.Collectors;
  * The file formats the file source reads: {@code json} (JSON lines; multiLine), {@code csv}, {@code text}, with
  * Spark's options, parse modes and value rules (docs/sources/file-formats.md lists them all).
  * Entry points used by the file source, each dispatching to the format's {@link FileFormat} (one per format,
- * registered in {@link #ALL}); the parsing itself lives in package-private classes. Format names are
+ * registered in {@link #ALL} through ServiceLoader); the parsing itself lives in package-private classes. Format names are
  * matched case-insensitively; option keys are case-insensitive and options of other layers are ignored.
  */
 public final class FileFormats {
-    /** Every format, one {@link FileFormat} each: the one place a new format is registered. */
-    public static final List<FileFormat> ALL = List.of(new JsonFileFormat(), new CsvFileFormat(),
-            new TextFileFormat());
+    /**
+     * Every format, one {@link FileFormat} each, found with {@link ServiceLoader} on this class's class loader
+     * ({@code META-INF/services/io.sluice.files.format.FileFormat}): the built-in json, csv and text first, as
+     * listed in sluice-files' own service file, then the others on the class path (sluice-parquet...). A format
+     * in a plugin jar (another class loader) is not here: its source and sink providers hand their
+     * {@code FileFormat} to the file source and sink themselves.
+     */
+    public static final List<FileFormat> ALL = load();
     /** The format names, lower case. */
     public static final Set<String> NAMES = ALL.stream().map(FileFormat::name)
             .collect(Collectors.toUnmodifiableSet());
@@ -34,6 +42,21 @@ public final class FileFormats {
             .collect(Collectors.toUnmodifiableMap(FileFormat::name, f -> f));
 
     private FileFormats() {
+    }
+
+    private static List<FileFormat> load() {
+        List<FileFormat> builtIn = new ArrayList<>();
+        List<FileFormat> others = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (FileFormat f : ServiceLoader.load(FileFormat.class, FileFormats.class.getClassLoader())) {
+            if (!seen.add(f.name())) {
+                throw new IllegalStateException("Two file formats are named '" + f.name() + "': "
+                        + f.getClass().getName() + " and another on the class path");
+            }
+            (f.getClass().getPackage() == FileFormats.class.getPackage() ? builtIn : others).add(f);
+        }
+        builtIn.addAll(others);
+        return List.copyOf(builtIn);
     }
 
     /**
@@ -102,7 +125,11 @@ public final class FileFormats {
      * @throws IllegalArgumentException in FAILFAST mode, on a malformed JSON record
      */
     public static StructType infer(String format, Options options, List<Path> sampleFiles) {
-        FileFormat f = named(format);
+        return infer(named(format), options, sampleFiles);
+    }
+
+    /** {@link #infer(String, Options, List)} with this format. */
+    public static StructType infer(FileFormat f, Options options, List<Path> sampleFiles) {
         try {
             return f.infer(options, sampleFiles);
         } catch (IOException e) {

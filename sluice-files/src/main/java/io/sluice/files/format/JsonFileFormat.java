@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code json}: JSON lines (whole-file JSON with multiLine), Spark's JSON data source. */
-final class JsonFileFormat implements FileFormat, FileFormat.Writing {
+public final class JsonFileFormat implements FileFormat, FileFormat.Writing {
 
     @Override
     public String name() {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** {@code text}: one string column {@code value}, a row per line (or per file with wholetext). */
-final class TextFileFormat implements FileFormat, FileFormat.Writing {
+public final class TextFileFormat implements FileFormat, FileFormat.Writing {
 
     @Override
     public String name() {

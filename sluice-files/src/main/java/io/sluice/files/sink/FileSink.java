@@ -14,6 +14,7 @@ import io.sluice.api.types.DataType;
 import io.sluice.api.types.DecimalType;
 import io.sluice.api.types.StructType;
 import io.sluice.files.format.FileFormat;
+import io.sluice.files.format.FormatEncoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,14 +73,14 @@ final class FileSink implements Sink {
     private final SinkLog log;
     private final SinkState state;
     private final String queryId;
-    private final RowEncoder.Factory encoders;
+    private final FormatEncoder.Factory encoders;
     private final PartitionPaths partitionPaths;
     private final boolean partitioned;
     private final String extension;
     /** Whether this run has begun a batch before: a skip after that means the folder is shared (a warning). */
     private boolean begun;
 
-    private FileSink(FileSinkOptions options, SinkContext context, RowEncoder.Factory encoders,
+    private FileSink(FileSinkOptions options, SinkContext context, FormatEncoder.Factory encoders,
                      PartitionPaths partitionPaths) throws IOException {
         this.options = options;
         this.clock = context.clock();
@@ -88,7 +89,7 @@ final class FileSink implements Sink {
         this.encoders = encoders;
         this.partitionPaths = partitionPaths;
         this.partitioned = !options.partitionBy.isEmpty();
-        this.extension = options.writing.extension() + (options.gzip ? ".gz" : "");
+        this.extension = options.writing.extension(options.raw) + (options.gzip ? ".gz" : "");
         this.queryId = context.queryId();
         DurableFiles.createDirectories(outputDir);
         this.state = new SinkState(outputDir, options.minBatchesToRetain);
@@ -122,7 +123,7 @@ final class FileSink implements Sink {
             }
         }
         options.writing.checkColumns(schema, dataColumns);
-        RowEncoder.Factory encoders = SinkEncoders.of(format, schema, dataColumns, options);
+        FormatEncoder.Factory encoders = SinkEncoders.of(format, schema, dataColumns, options);
         String[] names = new String[partitionColumns.length];
         DataType[] types = new DataType[partitionColumns.length];
         for (int i = 0; i < partitionColumns.length; i++) {
@@ -471,7 +472,7 @@ final class FileSink implements Sink {
         final Counting counting;
         final BufferedOutputStream buffered;
         final GZIPOutputStream gzip;
-        final RowEncoder encoder;
+        final FormatEncoder encoder;
 
         OutputFile(Path batchDir, String folder, int partitionId) throws IOException {
             String name = String.format("part-%05d-%s-c000%s", partitionId, UUID.randomUUID(), extension);

@@ -15,12 +15,15 @@ import static io.sluice.api.OptionDef.string;
  * ({@code checkpointLocation}, {@code minBatchesToRetain}...) are the engine's declarations.
  */
 final class FileSinkOptionDefs {
-    private static final OptionSet ALL_FORMATS = OptionSet.of(
-            string("path", "the output folder").asRequired(),
-            string("partitionBy", "comma-separated partition columns"),
+    /** The sink's own compression, for formats that do not compress inside their files. */
+    private static final OptionSet COMPRESSION = OptionSet.of(
             OptionDef.oneOf("compression", "none", List.of("none", "uncompressed", "gzip"),
                     "the files' compression"),
-            OptionDef.oneOf("codec", "none", List.of("none", "uncompressed", "gzip"), "alias of compression"),
+            OptionDef.oneOf("codec", "none", List.of("none", "uncompressed", "gzip"), "alias of compression"));
+    private static final OptionSet FIRST = OptionSet.of(
+            string("path", "the output folder").asRequired(),
+            string("partitionBy", "comma-separated partition columns"));
+    private static final OptionSet ALL_FORMATS = OptionSet.of(
             OptionDef.of("retention", OptionDef.Type.DURATION, "how long manifest entries are kept"),
             OptionDef.integer("compactInterval", FileSinkOptions.DEFAULT_COMPACT_INTERVAL,
                     "every how many batches the manifest is compacted"),
@@ -39,6 +42,8 @@ final class FileSinkOptionDefs {
 
     /** The options of the sink of this format. */
     static OptionSet of(FileFormat format) {
-        return ALL_FORMATS.and(format.writing().map(FileFormat.Writing::options).orElse(OptionSet.none()));
+        OptionSet own = format.writing().map(FileFormat.Writing::options).orElse(OptionSet.none());
+        boolean compressesItself = format.writing().map(FileFormat.Writing::compressesItself).orElse(false);
+        return (compressesItself ? FIRST : FIRST.and(COMPRESSION)).and(ALL_FORMATS).and(own);
     }
 }

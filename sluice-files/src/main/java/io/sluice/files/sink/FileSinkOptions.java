@@ -65,7 +65,8 @@ final class FileSinkOptions {
                 new InvalidOptionException("path", null, "'path' is not specified", true));
         this.outputDir = toPath(pathOption);
         this.partitionBy = parsePartitionBy(o.get("partitionBy").orElse(""));
-        String codec = o.get("compression").or(() -> o.get("codec")).orElse("none").trim().toLowerCase(Locale.ROOT);
+        String codec = writing.compressesItself() ? "none"
+                : o.get("compression").or(() -> o.get("codec")).orElse("none").trim().toLowerCase(Locale.ROOT);
         switch (codec) {
             case "none", "uncompressed" -> this.gzip = false;
             case "gzip" -> this.gzip = true;

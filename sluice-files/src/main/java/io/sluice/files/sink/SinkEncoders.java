@@ -3,14 +3,16 @@ package io.sluice.files.sink;
 import io.sluice.api.Options;
 import io.sluice.api.types.StructType;
 import io.sluice.files.format.FileFormat;
+import io.sluice.files.format.FormatEncoder;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The file sink's encoder of each writable {@link FileFormat}, by the format's name: the one place the sink names
- * formats. A new writable format is its {@code FileFormat} (extension, options, column checks) and its encoder
- * registered here.
+ * The file sink's encoder of each writable {@link FileFormat}: the format's own
+ * ({@link FileFormat.Writing#encoders}, formats of other modules), else the sink's built-in one of json, csv and
+ * text, by name (the one place the sink names formats). A new format of another module needs no change here.
  */
 final class SinkEncoders {
     /** Makes the encoders of one query, for the data columns of the schema. */
@@ -37,11 +39,20 @@ final class SinkEncoders {
      * @throws io.sluice.api.InvalidOptionException naming the option, the value and what is accepted
      */
     static void checkOptions(FileFormat format, Options options) {
-        encoding(format).checkOptions().accept(options);
+        format.writing().ifPresent(w -> w.checkOptions(options));
+        Encoding e = BY_FORMAT.get(format.name());
+        if (e != null) {
+            e.checkOptions().accept(options);
+        }
     }
 
     /** The encoders for the format's data columns; the columns were checked by its {@code Writing}. */
-    static RowEncoder.Factory of(FileFormat format, StructType schema, int[] dataColumns, FileSinkOptions options) {
+    static FormatEncoder.Factory of(FileFormat format, StructType schema, int[] dataColumns,
+                                    FileSinkOptions options) {
+        Optional<FormatEncoder.Factory> own = options.writing.encoders(schema, dataColumns, options.raw);
+        if (own.isPresent()) {
+            return own.get();
+        }
         return encoding(format).maker().make(schema, dataColumns, options);
     }
 

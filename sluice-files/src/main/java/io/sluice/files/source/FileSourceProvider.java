@@ -10,7 +10,7 @@ import io.sluice.api.source.StreamContext;
 import io.sluice.api.source.SupportsPushDown;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
-import io.sluice.files.format.FileFormats;
+import io.sluice.files.format.FileFormat;
 import io.sluice.files.fs.FileStatus;
 import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
@@ -28,11 +28,13 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The file source for one format: options, schema resolution and the stream. The public providers
- * ({@link JsonFileSourceProvider}, {@link CsvFileSourceProvider}, {@link TextFileSourceProvider}) only name
- * their format.
+ * The file source for one format: options, schema resolution and the stream (docs/sources/file.md). The public
+ * providers ({@link JsonFileSourceProvider}, {@link CsvFileSourceProvider}, {@link TextFileSourceProvider}, and
+ * those of formats in other modules, such as sluice-parquet's) only name their format; a subclass is registered in
+ * {@code META-INF/services/io.sluice.api.source.SourceProvider} with a public no-argument constructor. Stateless
+ * and thread-safe.
  */
-abstract class FileSourceProvider implements SupportsPushDown {
+public abstract class FileSourceProvider implements SupportsPushDown {
     private static final Logger LOG = LoggerFactory.getLogger(FileSourceProvider.class);
     /** At most this many files (the newest) are handed to schema inference. */
     static final int INFER_SAMPLE_FILES = 1000;
@@ -40,6 +42,11 @@ abstract class FileSourceProvider implements SupportsPushDown {
     private final String format;
     private final Formats formats;
     private final FileStorage storage;
+
+    /** The file source of {@code format} on local files; the format is used as given (not looked up by name). */
+    protected FileSourceProvider(FileFormat format) {
+        this(format.name(), Formats.of(format), FileStorage.local());
+    }
 
     FileSourceProvider(String format, Formats formats, FileStorage storage) {
         this.format = format;
@@ -55,7 +62,7 @@ abstract class FileSourceProvider implements SupportsPushDown {
     /** The source's own options, then the format's reading options. */
     @Override
     public final OptionSet options() {
-        return FileSourceOptionDefs.SOURCE.and(FileFormats.options(format));
+        return FileSourceOptionDefs.SOURCE.and(formats.options(format));
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.sluice.files.source;
 
 import io.sluice.api.Options;
 import io.sluice.api.types.StructType;
+import io.sluice.files.format.FileFormat;
 import io.sluice.files.format.FileFormatReader;
 import io.sluice.files.format.FileFormats;
 
@@ -12,6 +13,11 @@ import java.util.Optional;
 /** The format parsers as the file source uses them: {@link FileFormats}, or a stand-in in tests. */
 interface Formats {
 
+    /** The format's reading options. */
+    default io.sluice.api.OptionSet options(String format) {
+        return FileFormats.options(format);
+    }
+
     Optional<StructType> fixedSchema(String format, Options options);
 
     void validate(String format, Options options, StructType dataSchema);
@@ -19,6 +25,37 @@ interface Formats {
     FileFormatReader reader(String format, Options options, StructType dataSchema);
 
     StructType infer(String format, Options options, List<Path> sampleFiles);
+
+    /** The parsers of this one format, whatever name is asked for (a format not in {@link FileFormats#ALL}). */
+    static Formats of(FileFormat f) {
+        return new Formats() {
+            @Override
+            public io.sluice.api.OptionSet options(String format) {
+                return f.readOptions();
+            }
+
+            @Override
+            public Optional<StructType> fixedSchema(String format, Options options) {
+                return f.fixedSchema(options);
+            }
+
+            @Override
+            public void validate(String format, Options options, StructType dataSchema) {
+                f.validate(options, dataSchema);
+            }
+
+            @Override
+            public FileFormatReader reader(String format, Options options, StructType dataSchema) {
+                f.validate(options, dataSchema);
+                return f.reader(options, dataSchema);
+            }
+
+            @Override
+            public StructType infer(String format, Options options, List<Path> sampleFiles) {
+                return FileFormats.infer(f, options, sampleFiles);
+            }
+        };
+    }
 
     /** The real parsers. */
     Formats DEFAULT = new Formats() {
