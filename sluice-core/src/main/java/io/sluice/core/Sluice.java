@@ -259,8 +259,8 @@ public final class Sluice implements AutoCloseable {
     /**
      * Settings for a {@link Sluice} instance.
      *
-     * <p>Engine configuration ({@link #config}): keys under {@code sluice.} are the engine's and are checked;
-     * other keys are kept as given ({@link Sluice#config()}) for the code that reads them. Known keys:
+     * <p>Engine configuration ({@link #config}): keys under {@code sluice.} are the engine's and are checked, and
+     * so is {@code spark.sql.session.timeZone}; other keys are kept as given ({@link Sluice#config()}) for the code that reads them. Known keys:
      * <ul>
      *   <li>{@code sluice.options.unknown}: {@code warn} (default) or {@code error}, what happens to an option name
      *   a source or sink does not declare (a name close to a declared one always fails); see

@@ -39,7 +39,9 @@ class ValueRulesDifferentialTest {
                 .config("spark.sql.session.timeZone", "UTC")
                 .config("spark.sql.ansi.enabled", "false")
                 .getOrCreate();
-        sluice = Sluice.builder().build();
+        // The same session time zone as Spark's above, whatever the JVM's zone (sluice-spark's tests set their own
+        // JVM arguments).
+        sluice = Sluice.builder().config("spark.sql.session.timeZone", "UTC").build();
     }
 
     @AfterAll
