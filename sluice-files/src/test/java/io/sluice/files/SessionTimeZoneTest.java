@@ -61,6 +61,17 @@ class SessionTimeZoneTest {
     }
 
     @Test
+    void timestampPartitionValuesAreInTheSessionZone() throws Exception {
+        Path folder = Files.createDirectories(tmp.resolve("parts").resolve("t=2020-01-01 12%3A00%3A00"));
+        Files.writeString(folder.resolve("a.json"), "{\"v\":1}\n");
+        try (Sluice la = losAngeles()) {
+            assertThat(la.read().format("json").schema("v int, t timestamp")
+                    .option("path", tmp.resolve("parts").toString()).load().collectAsList())
+                    .containsExactly(Row.of(1, NOON_LA));
+        }
+    }
+
+    @Test
     void theJsonSinkWritesTimestampsInTheSessionZonesOffset() throws Exception {
         MemoryStream input = MemoryStream.create(StructType.fromDDL("t timestamp"));
         Path out = tmp.resolve("out");
