@@ -107,7 +107,8 @@ final class BoundedRead {
         Path metadata = Files.createTempDirectory("sluice-read-");
         try {
             MicroBatchStream stream = source.provider().createStream(new StreamContext(source.options(),
-                    source.schema(), metadata, sluice.clock(), UUID.randomUUID().toString(), 0, true));
+                    source.schema(), metadata, sluice.clock(), UUID.randomUUID().toString(), 0, true,
+                    sluice.sessionTimeZone()));
             try {
                 Offset start = stream.initialOffset();
                 Offset end = stream.latestOffset(start, ReadLimit.allAvailable());

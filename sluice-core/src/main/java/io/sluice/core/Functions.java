@@ -237,7 +237,7 @@ public final class Functions {
         return call("current_timestamp", List.of());
     }
 
-    /** Today's date in UTC, from the Sluice instance's clock. */
+    /** Today's date in the session time zone ({@code Sluice.sessionTimeZone()}), from the Sluice instance's clock. */
     public static Column currentDate() {
         return call("current_date", List.of());
     }

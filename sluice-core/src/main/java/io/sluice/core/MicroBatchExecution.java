@@ -173,11 +173,12 @@ final class MicroBatchExecution implements StreamingQuery {
                 DataStreamReader.SourceSpec source = spec.sources().get(i);
                 Path folder = checkpoint.sourceDir(i);
                 MicroBatchStream stream = source.provider().createStream(new StreamContext(source.options(),
-                        source.schema(), folder, sluice.clock(), checkpoint.queryId(), i));
+                        source.schema(), folder, sluice.clock(), checkpoint.queryId(), i, false,
+                        sluice.sessionTimeZone()));
                 sources.add(new SourceExecution(i, source, stream, folder));
             }
             sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), spec.outputSchema(), checkpoint.path(),
-                    checkpoint.queryId(), spec.name(), sluice.clock()));
+                    checkpoint.queryId(), spec.name(), sluice.clock(), sluice.sessionTimeZone()));
             MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery,
                     List.copyOf(sources), sink);
             sluice.register(q);

@@ -4,7 +4,9 @@ import io.sluice.api.SluiceClock;
 import io.sluice.api.datasource.DataSource;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.source.SourceProvider;
+import io.sluice.values.SparkTimestamps;
 
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,11 +33,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Sluice implements AutoCloseable {
     /** The default of {@link Builder#stopGracePeriod}. */
     public static final java.time.Duration DEFAULT_STOP_GRACE_PERIOD = java.time.Duration.ofSeconds(5);
+    /**
+     * The configuration key of the session time zone ({@link #sessionTimeZone()}), Spark's own key:
+     * {@code spark.sql.session.timeZone}.
+     */
+    public static final String SESSION_TIME_ZONE = "spark.sql.session.timeZone";
     private final SluiceClock clock;
     private final int parallelism;
     private final long stopGracePeriodMs;
     private final Providers providers;
     private final Map<String, String> config;
+    private final ZoneId sessionTimeZone;
     private final UnknownOptions unknownOptions;
     private final ThreadPoolExecutor readers;
     private final ListenerBus bus = new ListenerBus();
@@ -48,6 +56,8 @@ public final class Sluice implements AutoCloseable {
         this.stopGracePeriodMs = b.stopGracePeriodMs;
         this.providers = new Providers(b.classLoader);
         this.config = Collections.unmodifiableMap(new LinkedHashMap<>(b.config));
+        // Read when the instance is built, as Spark reads the JVM's zone when a session's conf is first asked for it.
+        this.sessionTimeZone = config(SESSION_TIME_ZONE).map(Builder::sessionZone).orElseGet(ZoneId::systemDefault);
         this.unknownOptions = new UnknownOptions(config(UnknownOptions.CONFIG_KEY).orElse("warn")
                 .trim().equalsIgnoreCase("error"));
         this.readers = new ThreadPoolExecutor(parallelism, parallelism, 30, TimeUnit.SECONDS,
@@ -154,6 +164,18 @@ public final class Sluice implements AutoCloseable {
                 .findFirst();
     }
 
+    /**
+     * The session time zone, Spark's {@code spark.sql.session.timeZone} ({@link #SESSION_TIME_ZONE} in
+     * {@link Builder#config}; default: the JVM's default zone when this instance was built). A timestamp without a
+     * zone is in this zone wherever Sluice reads one (CAST, TIMESTAMP literals, to_timestamp, from_json), dates and
+     * timestamps convert through it (CAST, current_date), timestamps are written in it (CAST to string, to_json),
+     * and it is the default of the {@code timeZone} option of every source and sink that has one (handed to them as
+     * {@code StreamContext.sessionTimeZone()} and {@code SinkContext.sessionTimeZone()}).
+     */
+    public ZoneId sessionTimeZone() {
+        return sessionTimeZone;
+    }
+
     /** The number of reader threads: how many partitions of a batch are read at once. */
     public int parallelism() {
         return parallelism;
@@ -237,12 +259,16 @@ public final class Sluice implements AutoCloseable {
     /**
      * Settings for a {@link Sluice} instance.
      *
-     * <p>Engine configuration ({@link #config}): keys under {@code sluice.} are the engine's and are checked;
-     * other keys are kept as given ({@link Sluice#config()}) for the code that reads them. Known keys:
+     * <p>Engine configuration ({@link #config}): keys under {@code sluice.} are the engine's and are checked, and
+     * so is {@code spark.sql.session.timeZone}; other keys are kept as given ({@link Sluice#config()}) for the code that reads them. Known keys:
      * <ul>
      *   <li>{@code sluice.options.unknown}: {@code warn} (default) or {@code error}, what happens to an option name
      *   a source or sink does not declare (a name close to a declared one always fails); see
      *   {@code SourceProvider.options()}.</li>
+     *   <li>{@code spark.sql.session.timeZone} ({@link #SESSION_TIME_ZONE}): the session time zone
+     *   ({@link Sluice#sessionTimeZone()}), a zone id as Spark's {@code DateTimeUtils.getZoneId} reads it (a region
+     *   such as {@code America/Los_Angeles}, an offset such as {@code +02:00}, {@code UTC}, {@code GMT+2}, or a short
+     *   id such as {@code PST}); default: the JVM's default zone.</li>
      * </ul>
      */
     public static final class Builder {
@@ -318,9 +344,23 @@ public final class Sluice implements AutoCloseable {
                             + k + "': " + String.join(" or ", accepted) + " is accepted");
                 }
             }
+            if (k.equals(SESSION_TIME_ZONE.toLowerCase(Locale.ROOT))) {
+                sessionZone(value);
+            }
             config.keySet().removeIf(c -> c.equalsIgnoreCase(key));
             config.put(key, value);
             return this;
+        }
+
+        /** Spark's getZoneId, as spark.sql.session.timeZone is checked (SQLConf's isValidTimezone). */
+        private static ZoneId sessionZone(String value) {
+            ZoneId zone = SparkTimestamps.zoneId(value);
+            if (zone == null) {
+                throw new IllegalArgumentException("Invalid value '" + value + "' for Sluice configuration '"
+                        + SESSION_TIME_ZONE + "': cannot resolve the given time zone; a time zone id such as "
+                        + "'America/Los_Angeles', 'UTC', '+02:00', 'GMT+2' or 'PST' is accepted");
+            }
+            return zone;
         }
 
         public Sluice build() {

@@ -243,12 +243,12 @@ public final class StreamFrame {
     }
 
     private StreamFrame project(List<Expr> items) {
-        Compiler.Projection p = Compiler.projection(schema, items, sluice.clock());
+        Compiler.Projection p = Compiler.projection(schema, items, sluice.clock(), sluice.sessionTimeZone());
         return p.isIdentity() ? this : with(p::apply, p.schema());
     }
 
     private StreamFrame filterExpr(Expr condition) {
-        Compiler.Condition c = Compiler.condition(schema, condition, sluice.clock());
+        Compiler.Condition c = Compiler.condition(schema, condition, sluice.clock(), sluice.sessionTimeZone());
         return with(row -> c.test(row) ? row : null, schema);
     }
 

@@ -49,7 +49,7 @@ class ColumnFunctionsTest {
     private static final ManualClock CLOCK = new ManualClock(1_790_899_200_000L);
 
     private static Compiler.Projection compile(Column... columns) {
-        return Compiler.projection(SCHEMA, Arrays.stream(columns).map(Column::expr).toList(), CLOCK);
+        return Compiler.projection(SCHEMA, Arrays.stream(columns).map(Column::expr).toList(), CLOCK, java.time.ZoneOffset.UTC);
     }
 
     private static Object eval(Column c) {

@@ -39,7 +39,9 @@ class ValueRulesDifferentialTest {
                 .config("spark.sql.session.timeZone", "UTC")
                 .config("spark.sql.ansi.enabled", "false")
                 .getOrCreate();
-        sluice = Sluice.builder().build();
+        // The same session time zone as Spark's above, whatever the JVM's zone (sluice-spark's tests set their own
+        // JVM arguments).
+        sluice = Sluice.builder().config("spark.sql.session.timeZone", "UTC").build();
     }
 
     @AfterAll
@@ -137,6 +139,34 @@ class ValueRulesDifferentialTest {
         assertThat(disagreements).as("entries where Sluice and Spark 4.2 disagree").isEmpty();
     }
 
+    /**
+     * A session time zone other than UTC (Spark's runtime {@code spark.sql.session.timeZone}, Sluice's config): the
+     * expressions and the JSON file source without a {@code timeZone} option read and write in it.
+     */
+    @Test
+    void anotherSessionTimeZone() throws Exception {
+        List<String> disagreements = new ArrayList<>();
+        Path texts = write("zoned", List.of("2020-01-01 12:00", "2020-07-01T12:00:00", "2020-03-08 02:30",
+                "2020-01-01T12:00:00Z", "2020-01-01"));
+        Path json = write("json", List.of("{\"ts\":\"2020-01-01 12:00\",\"d\":\"2020-07-01\"}",
+                "{\"ts\":\"2020-03-08 02:30\",\"d\":\"2020-03-08\"}"));
+        String zone = "America/Los_Angeles";
+        spark.conf().set("spark.sql.session.timeZone", zone);
+        try (Sluice la = Sluice.builder().config("spark.sql.session.timeZone", zone).build()) {
+            compare("expressions in " + zone, la, texts, "text", null, Map.of(), List.of("value",
+                    "CAST(value AS TIMESTAMP) AS ts", "CAST(CAST(value AS TIMESTAMP) AS STRING) AS s",
+                    "CAST(CAST(value AS TIMESTAMP) AS DATE) AS d", "CAST(CAST(value AS DATE) AS TIMESTAMP) AS m",
+                    "to_timestamp(value, 'yyyy-MM-dd HH:mm') AS p", "to_json(struct(CAST(value AS TIMESTAMP) AS t)) AS j",
+                    "from_json(to_json(struct(value AS ts)), 'ts timestamp') AS r"), disagreements);
+            compare("json source in " + zone, la, json, "json", "ts timestamp, d date", Map.of(), List.of("*"),
+                    disagreements);
+        } finally {
+            spark.conf().set("spark.sql.session.timeZone", "UTC");
+        }
+        disagreements.forEach(System.out::println);
+        assertThat(disagreements).as("entries where Sluice and Spark 4.2 disagree").isEmpty();
+    }
+
     /** The one deliberate difference: Spark reads a time alone as today's, Sluice gives null. */
     @Test
     void aTimeWithoutADate() throws Exception {
@@ -162,8 +192,16 @@ class ValueRulesDifferentialTest {
 
     private static void compare(String what, Path folder, String format, String schema, Map<String, String> options,
                                 List<String> exprs, List<String> out) throws Exception {
-        var sparkReader = spark.read().format(format).option("timeZone", "UTC").options(options);
-        var sluiceReader = sluice.read().format(format).option("timeZone", "UTC").options(options);
+        Map<String, String> utc = new LinkedHashMap<>(Map.of("timeZone", "UTC"));
+        utc.putAll(options);
+        compare(what, sluice, folder, format, schema, utc, exprs, out);
+    }
+
+    /** As above, on {@code engine} (in its session time zone), with only the given reader options. */
+    private static void compare(String what, Sluice engine, Path folder, String format, String schema,
+                                Map<String, String> options, List<String> exprs, List<String> out) throws Exception {
+        var sparkReader = spark.read().format(format).options(options);
+        var sluiceReader = engine.read().format(format).options(options);
         if (schema != null) {
             sparkReader = sparkReader.schema(schema);
             sluiceReader = sluiceReader.schema(schema);

@@ -11,6 +11,7 @@ import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import io.sluice.core.AnalysisException;
 
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -48,10 +49,13 @@ final class Analyzer {
 
     private final StructType input;
     private final SluiceClock clock;
+    /** The session time zone (Spark's spark.sql.session.timeZone): every zone-dependent expression uses it. */
+    private final ZoneId zone;
 
-    Analyzer(StructType input, SluiceClock clock) {
+    Analyzer(StructType input, SluiceClock clock, ZoneId zone) {
         this.input = input;
         this.clock = clock;
+        this.zone = zone;
     }
 
     StructType input() {
@@ -138,7 +142,7 @@ final class Analyzer {
         if (Types.same(b.type, to)) {
             return b;
         }
-        Casts.Conv conv = Casts.converter(b.type, to);
+        Casts.Conv conv = Casts.converter(b.type, to, zone);
         if (conv == null) {
             throw new IllegalStateException("No implicit cast from " + b.type.sql() + " to " + to.sql());
         }
@@ -275,8 +279,17 @@ final class Analyzer {
             return new Bound(new Eval.Const(null), AtomicType.STRING_TYPE, true, true, true, "NULL", "NULL", false,
                     l.origin());
         }
-        return new Bound(new Eval.Const(l.value()), l.type(), false, false, true, l.text(), l.text(), false,
-                l.origin());
+        Object value = l.value();
+        String text = l.text();
+        if (l.type() == AtomicType.TIMESTAMP_TYPE) {
+            // A TIMESTAMP literal's text is read here, in the session zone (Expr.Literal), and every timestamp
+            // literal is named in that zone, as Spark names it.
+            if (value instanceof String s) {
+                value = DateTimes.parseTimestamp(s, zone);
+            }
+            text = "TIMESTAMP '" + DateTimes.formatTimestamp((java.time.Instant) value, zone) + "'";
+        }
+        return new Bound(new Eval.Const(value), l.type(), false, false, true, text, text, false, l.origin());
     }
 
     private Bound unary(Expr.Unary u) {
@@ -644,7 +657,7 @@ final class Analyzer {
         if (c.nullType) {
             return nullOf(to, c).withName(name, false);
         }
-        Casts.Conv conv = Casts.converter(c.type, to);
+        Casts.Conv conv = Casts.converter(c.type, to, zone);
         if (conv == null) {
             throw mismatch(sql, origin, "cannot cast " + t(c) + " to " + Types.quoted(to) + ".");
         }
@@ -747,7 +760,7 @@ final class Analyzer {
                 arity(fn, args, 0, 0, o);
                 boolean date = fn.equals("current_date");
                 // Not foldable: read from the clock per row.
-                return new Bound(new FunctionEvals.CurrentTimestamp(clock, date),
+                return new Bound(new FunctionEvals.CurrentTimestamp(clock, date, zone),
                         date ? AtomicType.DATE_TYPE : AtomicType.TIMESTAMP_TYPE, false, false, false, sql, sql, false,
                         o);
             }
@@ -888,7 +901,7 @@ final class Analyzer {
             throw Origin.error("Cannot resolve \"" + sql + "\": the datetime pattern '" + pattern + "' is invalid: "
                     + e.getMessage(), o);
         }
-        return make(new FunctionEvals.ParseWithPattern(s.eval, formatter, date), target, true, sql, o, s);
+        return make(new FunctionEvals.ParseWithPattern(s.eval, formatter, date, zone), target, true, sql, o, s);
     }
 
     private Bound fromJson(List<Bound> args, Origin o) {
@@ -912,7 +925,7 @@ final class Analyzer {
         checkMapKeys(schema, sql, o);
         Json.ReadOptions options;
         try {
-            options = Json.ReadOptions.of(options(args, 2, sql, o));
+            options = Json.ReadOptions.of(options(args, 2, sql, o), zone);
         } catch (IllegalArgumentException e) {
             throw Origin.error(e.getMessage(), o);
         }
@@ -962,7 +975,7 @@ final class Analyzer {
         }
         Json.WriteOptions options;
         try {
-            options = Json.WriteOptions.of(options(args, 1, sql, o));
+            options = Json.WriteOptions.of(options(args, 1, sql, o), zone);
         } catch (IllegalArgumentException e) {
             throw Origin.error(e.getMessage(), o);
         }

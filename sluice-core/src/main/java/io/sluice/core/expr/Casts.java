@@ -14,7 +14,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,16 +36,19 @@ final class Casts {
         Object apply(Object v);
     }
 
-    /** The conversion from one type to another, or null when Spark does not allow that cast. */
-    static Conv converter(DataType from, DataType to) {
+    /**
+     * The conversion from one type to another, or null when Spark does not allow that cast; {@code zone} is the
+     * session time zone (strings without a zone, date to timestamp and back, timestamps as strings).
+     */
+    static Conv converter(DataType from, DataType to, ZoneId zone) {
         if (Types.same(from, to)) {
             return v -> v;
         }
         if (to == AtomicType.STRING_TYPE) {
-            return toStringConv(from);
+            return toStringConv(from, zone);
         }
         if (from == AtomicType.STRING_TYPE) {
-            return fromString(to);
+            return fromString(to, zone);
         }
         if (to == AtomicType.BOOLEAN_TYPE) {
             if (Types.isIntegral(from)) {
@@ -66,7 +69,7 @@ final class Casts {
         }
         if (to == AtomicType.TIMESTAMP_TYPE) {
             if (from == AtomicType.DATE_TYPE) {
-                return v -> ((LocalDate) v).atStartOfDay(ZoneOffset.UTC).toInstant();
+                return v -> ((LocalDate) v).atStartOfDay(zone).toInstant();
             } else if (Types.isIntegral(from)) {
                 return v -> Instant.ofEpochSecond(((Number) v).longValue());
             } else if (Types.isFractional(from)) {
@@ -84,7 +87,7 @@ final class Casts {
         }
         if (to == AtomicType.DATE_TYPE) {
             if (from == AtomicType.TIMESTAMP_TYPE) {
-                return v -> LocalDate.ofInstant((Instant) v, ZoneOffset.UTC);
+                return v -> LocalDate.ofInstant((Instant) v, zone);
             }
             return null;
         }
@@ -94,7 +97,7 @@ final class Casts {
             }
             Conv[] fields = new Conv[ts.size()];
             for (int i = 0; i < fields.length; i++) {
-                fields[i] = converter(fs.field(i).dataType(), ts.field(i).dataType());
+                fields[i] = converter(fs.field(i).dataType(), ts.field(i).dataType(), zone);
                 if (fields[i] == null) {
                     return null;
                 }
@@ -109,7 +112,7 @@ final class Casts {
             };
         }
         if (to instanceof ArrayType ta && from instanceof ArrayType fa) {
-            Conv element = converter(fa.elementType(), ta.elementType());
+            Conv element = converter(fa.elementType(), ta.elementType(), zone);
             if (element == null) {
                 return null;
             }
@@ -123,8 +126,8 @@ final class Casts {
             };
         }
         if (to instanceof MapType tm && from instanceof MapType fm) {
-            Conv key = converter(fm.keyType(), tm.keyType());
-            Conv value = converter(fm.valueType(), tm.valueType());
+            Conv key = converter(fm.keyType(), tm.keyType(), zone);
+            Conv value = converter(fm.valueType(), tm.valueType(), zone);
             if (key == null || value == null) {
                 return null;
             }
@@ -165,28 +168,28 @@ final class Casts {
     // -------------------------------------------------------------------------------------------------------------
     // To string
 
-    private static Conv toStringConv(DataType from) {
+    private static Conv toStringConv(DataType from, ZoneId zone) {
         if (from == AtomicType.BINARY_TYPE) {
             return v -> new String((byte[]) v, StandardCharsets.UTF_8);
         }
         if (Types.isAtomic(from)) {
-            return v -> atomicToString(v);
+            return v -> atomicToString(v, zone);
         }
         return v -> {
             StringBuilder sb = new StringBuilder();
-            appendValue(sb, v, from);
+            appendValue(sb, v, from, zone);
             return sb.toString();
         };
     }
 
-    /** An atomic value as Spark casts it to string. */
-    static String atomicToString(Object v) {
+    /** An atomic value as Spark casts it to string, a timestamp in the session zone {@code zone}. */
+    static String atomicToString(Object v, ZoneId zone) {
         if (v instanceof String s) {
             return s;
         } else if (v instanceof BigDecimal d) {
             return d.toPlainString();
         } else if (v instanceof Instant t) {
-            return DateTimes.formatTimestamp(t);
+            return DateTimes.formatTimestamp(t, zone);
         } else if (v instanceof byte[] b) {
             return new String(b, StandardCharsets.UTF_8);
         }
@@ -194,7 +197,7 @@ final class Casts {
     }
 
     /** Spark's string form of nested values: {@code {1, a}}, {@code [1, null]}, {@code {a -> 1}}. */
-    private static void appendValue(StringBuilder sb, Object v, DataType t) {
+    private static void appendValue(StringBuilder sb, Object v, DataType t, ZoneId zone) {
         if (v == null) {
             sb.append("null");
         } else if (t instanceof StructType s) {
@@ -204,7 +207,7 @@ final class Casts {
                 if (i > 0) {
                     sb.append(", ");
                 }
-                appendValue(sb, r.get(i), s.field(i).dataType());
+                appendValue(sb, r.get(i), s.field(i).dataType(), zone);
             }
             sb.append('}');
         } else if (t instanceof ArrayType a) {
@@ -215,7 +218,7 @@ final class Casts {
                     sb.append(", ");
                 }
                 first = false;
-                appendValue(sb, o, a.elementType());
+                appendValue(sb, o, a.elementType(), zone);
             }
             sb.append(']');
         } else if (t instanceof MapType m) {
@@ -226,20 +229,20 @@ final class Casts {
                     sb.append(", ");
                 }
                 first = false;
-                appendValue(sb, e.getKey(), m.keyType());
+                appendValue(sb, e.getKey(), m.keyType(), zone);
                 sb.append(" -> ");
-                appendValue(sb, e.getValue(), m.valueType());
+                appendValue(sb, e.getValue(), m.valueType(), zone);
             }
             sb.append('}');
         } else {
-            sb.append(atomicToString(v));
+            sb.append(atomicToString(v, zone));
         }
     }
 
     // -------------------------------------------------------------------------------------------------------------
     // From string
 
-    private static Conv fromString(DataType to) {
+    private static Conv fromString(DataType to, ZoneId zone) {
         if (to == AtomicType.BOOLEAN_TYPE) {
             return v -> stringToBoolean((String) v);
         } else if (to == AtomicType.LONG_TYPE) {
@@ -279,7 +282,7 @@ final class Casts {
         } else if (to == AtomicType.DATE_TYPE) {
             return v -> orMarker(DateTimes.parseDate((String) v));
         } else if (to == AtomicType.TIMESTAMP_TYPE) {
-            return v -> orMarker(DateTimes.parseTimestamp((String) v));
+            return v -> orMarker(DateTimes.parseTimestamp((String) v, zone));
         } else if (to == AtomicType.BINARY_TYPE) {
             return v -> ((String) v).getBytes(StandardCharsets.UTF_8);
         }

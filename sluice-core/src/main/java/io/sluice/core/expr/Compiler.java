@@ -7,6 +7,7 @@ import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import io.sluice.core.AnalysisException;
 
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,12 +21,12 @@ public final class Compiler {
 
     /**
      * A projection of {@code items} over rows of {@code input}: {@code *} and {@code a.*} expand to columns,
-     * other items are resolved and named.
+     * other items are resolved and named; {@code zone} is the session time zone ({@code Sluice.sessionTimeZone()}).
      *
      * @throws AnalysisException for anything that does not resolve
      */
-    public static Projection projection(StructType input, List<Expr> items, SluiceClock clock) {
-        Analyzer analyzer = new Analyzer(input, clock);
+    public static Projection projection(StructType input, List<Expr> items, SluiceClock clock, ZoneId zone) {
+        Analyzer analyzer = new Analyzer(input, clock, zone);
         List<Eval> evals = new ArrayList<>();
         List<StructField> fields = new ArrayList<>();
         for (Expr item : items) {
@@ -56,12 +57,12 @@ public final class Compiler {
     }
 
     /**
-     * A filter condition over rows of {@code input}; it must be boolean.
+     * A filter condition over rows of {@code input}; it must be boolean. {@code zone}: as for {@link #projection}.
      *
      * @throws AnalysisException for anything that does not resolve, or a condition that is not boolean
      */
-    public static Condition condition(StructType input, Expr condition, SluiceClock clock) {
-        Analyzer.Bound b = new Analyzer(input, clock).resolve(condition);
+    public static Condition condition(StructType input, Expr condition, SluiceClock clock, ZoneId zone) {
+        Analyzer.Bound b = new Analyzer(input, clock, zone).resolve(condition);
         if (!b.nullType() && b.type() != AtomicType.BOOLEAN_TYPE) {
             throw Origin.error("Cannot resolve \"" + b.sql() + "\" due to data type mismatch: Filter expression \""
                     + b.sql() + "\" of type " + Types.quoted(b.type()) + " is not a boolean.", condition.origin());

@@ -7,19 +7,16 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
  * The expressions' dates and timestamps: Spark's rules from sluice-values ({@link SparkTimestamps},
- * {@link DateTimePatterns}) in Sluice's session time zone, UTC. Timestamps keep microseconds, as Spark's do.
+ * {@link DateTimePatterns}) in the session time zone ({@code zone}: the query's {@code Sluice.sessionTimeZone()},
+ * Spark's spark.sql.session.timeZone, which the analyzer hands down). Timestamps keep microseconds, as Spark's do.
  */
 final class DateTimes {
-    /** The session time zone of the expressions (Spark's spark.sql.session.timeZone). */
-    static final ZoneId SESSION_ZONE = ZoneOffset.UTC;
-
     private DateTimes() {
     }
 
@@ -29,8 +26,8 @@ final class DateTimes {
     }
 
     /** {@code CAST(s AS TIMESTAMP)}: Spark's {@code stringToTimestamp} in the session zone; null when not one. */
-    static Instant parseTimestamp(String str) {
-        return SparkTimestamps.parseTimestamp(str, SESSION_ZONE);
+    static Instant parseTimestamp(String str, ZoneId zone) {
+        return SparkTimestamps.parseTimestamp(str, zone);
     }
 
     /** Spark trims whitespace and control characters around a value before casting it. */
@@ -46,9 +43,12 @@ final class DateTimes {
         return start == 0 && end == s.length() ? s : s.substring(start, end);
     }
 
-    /** A timestamp cast to string: {@code 2026-10-02 00:00:00}, with the fraction trimmed of trailing zeros. */
-    static String formatTimestamp(Instant t) {
-        return SparkTimestamps.format(t, SESSION_ZONE);
+    /**
+     * A timestamp cast to string in the session zone: {@code 2026-10-02 00:00:00}, with the fraction trimmed of
+     * trailing zeros.
+     */
+    static String formatTimestamp(Instant t, ZoneId zone) {
+        return SparkTimestamps.format(t, zone);
     }
 
     /** Drops sub-microsecond digits, as Spark's timestamps hold microseconds. */
@@ -66,9 +66,9 @@ final class DateTimes {
     }
 
     /** Parses with a pattern parser in the session zone; null when the text does not match the whole pattern. */
-    static Instant parseWith(DateTimeFormatter f, String text) {
+    static Instant parseWith(DateTimeFormatter f, String text, ZoneId zone) {
         try {
-            return SparkTimestamps.instant(DateTimePatterns.parseMicros(f, text, SESSION_ZONE));
+            return SparkTimestamps.instant(DateTimePatterns.parseMicros(f, text, zone));
         } catch (DateTimeException | ArithmeticException e) {
             return null;
         }

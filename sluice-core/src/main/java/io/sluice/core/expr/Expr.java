@@ -43,7 +43,10 @@ public sealed interface Expr {
 
     /**
      * A constant. {@code type} is null for an untyped {@code NULL}. {@code text} is how the literal is named in
-     * output column names (Spark's pretty form: strings without quotes, numbers without suffixes).
+     * output column names (Spark's pretty form: strings without quotes, numbers without suffixes). A timestamp
+     * literal's value is an {@code Instant}, or for SQL's {@code TIMESTAMP '...'} its text: a timestamp without a zone
+     * is in the session time zone, which the parser does not know, so the analyzer reads it (and names every
+     * timestamp literal in that zone).
      */
     record Literal(Object value, DataType type, String text, Origin origin) implements Expr {
     }
@@ -116,7 +119,7 @@ public sealed interface Expr {
             return s.qualifier().isEmpty() ? "*"
                     : s.qualifier().stream().map(Expr::quoteIfNeeded).collect(Collectors.joining(".")) + ".*";
         } else if (e instanceof Literal l) {
-            return l.value() instanceof String str ? "'" + str.replace("\\", "\\\\").replace("'", "\\'") + "'" : l.text();
+            return l.value() instanceof String str && l.type() != DataType.timestampType() ? "'" + str.replace("\\", "\\\\").replace("'", "\\'") + "'" : l.text();
         } else if (e instanceof Unary u) {
             return "(" + (u.op().equals("NOT") ? "NOT " : "- ") + toText(u.child()) + ")";
         } else if (e instanceof Binary b) {

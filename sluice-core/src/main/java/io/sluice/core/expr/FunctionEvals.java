@@ -11,7 +11,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -375,33 +375,43 @@ final class FunctionEvals {
     // -------------------------------------------------------------------------------------------------------------
     // Dates and times
 
-    /** {@code current_timestamp()}: the Sluice clock, read when the row is evaluated. */
+    /**
+     * {@code current_timestamp()}: the Sluice clock, read when the row is evaluated; {@code current_date()}: its
+     * date in the session time zone, as Spark's.
+     */
     static final class CurrentTimestamp extends Eval {
         final SluiceClock clock;
         final boolean date;
+        final ZoneId zone;
 
-        CurrentTimestamp(SluiceClock clock, boolean date) {
+        CurrentTimestamp(SluiceClock clock, boolean date, ZoneId zone) {
             this.clock = clock;
             this.date = date;
+            this.zone = zone;
         }
 
         @Override
         Object eval(Row row) {
             Instant now = Instant.ofEpochMilli(clock.millis());
-            return date ? LocalDate.ofInstant(now, ZoneOffset.UTC) : now;
+            return date ? LocalDate.ofInstant(now, zone) : now;
         }
     }
 
-    /** {@code to_timestamp(s, fmt)} and {@code to_date(s, fmt)} with a pattern; no match is null. */
+    /**
+     * {@code to_timestamp(s, fmt)} and {@code to_date(s, fmt)} with a pattern, a timestamp without a zone in the
+     * session time zone; no match is null.
+     */
     static final class ParseWithPattern extends Eval {
         final Eval child;
         final DateTimeFormatter formatter;
         final boolean date;
+        final ZoneId zone;
 
-        ParseWithPattern(Eval child, DateTimeFormatter formatter, boolean date) {
+        ParseWithPattern(Eval child, DateTimeFormatter formatter, boolean date, ZoneId zone) {
             this.child = child;
             this.formatter = formatter;
             this.date = date;
+            this.zone = zone;
         }
 
         @Override
@@ -410,7 +420,7 @@ final class FunctionEvals {
             if (v == null) {
                 return null;
             }
-            return date ? DateTimes.parseDateWith(formatter, (String) v) : DateTimes.parseWith(formatter, (String) v);
+            return date ? DateTimes.parseDateWith(formatter, (String) v) : DateTimes.parseWith(formatter, (String) v, zone);
         }
     }
 

@@ -21,6 +21,7 @@ import io.sluice.values.SparkTimestamps;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -42,7 +43,7 @@ final class Json {
         /**
          * @throws IllegalArgumentException naming the option and the accepted values
          */
-        static ReadOptions of(Map<String, String> options) {
+        static ReadOptions of(Map<String, String> options, ZoneId sessionZone) {
             Map<String, String> o = lower(options);
             String mode = o.getOrDefault("mode", "PERMISSIVE").toUpperCase(Locale.ROOT);
             if (!mode.equals("PERMISSIVE") && !mode.equals("FAILFAST")) {
@@ -69,7 +70,7 @@ final class Json {
             Options given = Options.of(options);
             return new ReadOptions(mode.equals("FAILFAST"), new JsonToRow.Settings(factory, nonNumeric,
                     given.get("locale").map(Locale::forLanguageTag).orElse(Locale.US),
-                    DateTimeReader.of(given, DateTimes.SESSION_ZONE, true)));
+                    DateTimeReader.of(given, sessionZone, true)));
         }
     }
 
@@ -78,12 +79,12 @@ final class Json {
      * zone) and ignoreNullFields (default true).
      */
     record WriteOptions(DateTimeWriter time, boolean ignoreNullFields, JsonFactory factory) {
-        static WriteOptions of(Map<String, String> options) {
+        static WriteOptions of(Map<String, String> options, ZoneId sessionZone) {
             Map<String, String> o = lower(options);
-            String ts = pattern(o, "timestampFormat", DateTimeWriter.DEFAULT_TIMESTAMP_FORMAT);
-            String date = pattern(o, "dateFormat", DateTimeWriter.DEFAULT_DATE_FORMAT);
+            String ts = pattern(o, "timestampFormat", DateTimeWriter.DEFAULT_TIMESTAMP_FORMAT, sessionZone);
+            String date = pattern(o, "dateFormat", DateTimeWriter.DEFAULT_DATE_FORMAT, sessionZone);
             return new WriteOptions(new DateTimeWriter(ts, date, DateTimeReader.zone(Options.of(options),
-                    DateTimes.SESSION_ZONE)), bool(o, "ignoreNullFields", true), new JsonFactory());
+                    sessionZone)), bool(o, "ignoreNullFields", true), new JsonFactory());
         }
     }
 
@@ -104,13 +105,13 @@ final class Json {
         throw new IllegalArgumentException("Invalid value '" + v + "' for option '" + key + "': true or false is accepted");
     }
 
-    private static String pattern(Map<String, String> o, String key, String dflt) {
+    private static String pattern(Map<String, String> o, String key, String dflt, ZoneId zone) {
         String v = o.get(key.toLowerCase(Locale.ROOT));
         if (v == null) {
             return dflt;
         }
         try {
-            DateTimePatterns.formatter(v, Locale.US, DateTimes.SESSION_ZONE);
+            DateTimePatterns.formatter(v, Locale.US, zone);
             return v;
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("Invalid value '" + v + "' for option '" + key

@@ -6,6 +6,7 @@ import io.sluice.api.types.DecimalType;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 
 /** Java values as literal expressions, for {@code Functions.lit}. Internal to Sluice. */
 public final class Literals {
@@ -57,7 +58,8 @@ public final class Literals {
         } else if (value instanceof Instant t) {
             type = DataType.timestampType();
             value = DateTimes.toMicros(t);
-            text = "TIMESTAMP '" + DateTimes.formatTimestamp((Instant) value) + "'";
+            // In UTC for Column.toString(); the analyzer names the column in the session time zone.
+            text = "TIMESTAMP '" + DateTimes.formatTimestamp((Instant) value, ZoneOffset.UTC) + "'";
         } else if (value instanceof byte[] b) {
             type = DataType.binaryType();
             value = b.clone();

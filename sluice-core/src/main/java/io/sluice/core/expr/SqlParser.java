@@ -9,6 +9,7 @@ import io.sluice.core.expr.Lexer.Token;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -509,12 +510,13 @@ public final class SqlParser {
             }
             return new Expr.Literal(d, DataType.dateType(), "DATE '" + d + "'", o);
         }
-        var ts = DateTimes.parseTimestamp(s);
-        if (ts == null) {
+        // Whether the text is a timestamp does not depend on the zone; its instant does, so the analyzer reads it
+        // in the session time zone (Expr.Literal).
+        if (DateTimes.parseTimestamp(s, ZoneOffset.UTC) == null) {
             throw syntax(text, "cannot parse the TIMESTAMP literal '" + s
                     + "': expected yyyy-[m]m-[d]d[( |T)[h]h:[m]m[:[s]s[.fraction]][zone]]");
         }
-        return new Expr.Literal(ts, DataType.timestampType(), "TIMESTAMP '" + DateTimes.formatTimestamp(ts) + "'", o);
+        return new Expr.Literal(s, DataType.timestampType(), "TIMESTAMP '" + s + "'", o);
     }
 
     private Expr caseWhen() {

@@ -15,13 +15,13 @@ import java.time.ZoneOffset;
 /**
  * {@code format("console")}: see {@link ConsoleSink}. Options: {@code numRows} (int, default 20),
  * {@code truncate} (boolean, default true: cells cut at 20 characters), {@code timeZone} (how timestamps are
- * shown, default UTC).
+ * shown, default the session time zone {@link SinkContext#sessionTimeZone()}, as Spark shows them).
  */
 public final class ConsoleSinkProvider implements SinkProvider {
     private static final OptionSet OPTIONS = OptionSet.of(
             OptionDef.integer("numRows", 20, "rows shown per batch"),
             OptionDef.bool("truncate", true, "cut cells longer than 20 characters"),
-            OptionDef.string("timeZone", "how timestamps are shown").withDefault("UTC"));
+            OptionDef.string("timeZone", "how timestamps are shown").withDefaultText("the session time zone"));
 
     @Override
     public String shortName() {
@@ -37,7 +37,7 @@ public final class ConsoleSinkProvider implements SinkProvider {
     public void validate(Options options) {
         OPTIONS.getInt(options, "numRows");
         OPTIONS.getBoolean(options, "truncate");
-        zone(options);
+        zone(options, ZoneOffset.UTC);
     }
 
     /** Printed output does not outlive the JVM, so a query may run on a temporary checkpoint. */
@@ -50,14 +50,14 @@ public final class ConsoleSinkProvider implements SinkProvider {
     public Sink createSink(SinkContext context) {
         Options o = context.options();
         return new ConsoleSink(context.schema(), OPTIONS.getInt(o, "numRows"), OPTIONS.getBoolean(o, "truncate"),
-                zone(o),
+                zone(o, context.sessionTimeZone()),
                 System.out);
     }
 
-    private static ZoneId zone(Options o) {
+    private static ZoneId zone(Options o, ZoneId sessionZone) {
         String v = o.get("timeZone").orElse(null);
         if (v == null) {
-            return ZoneOffset.UTC;
+            return sessionZone;
         }
         ZoneId z = SparkTimestamps.zoneId(v.trim()); // Spark's getZoneId, as every timeZone option
         if (z == null) {

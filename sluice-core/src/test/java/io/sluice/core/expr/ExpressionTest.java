@@ -14,6 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ class ExpressionTest {
     static final ManualClock CLOCK = new ManualClock(1_790_899_200_000L);
 
     static Compiler.Projection compile(String sql) {
-        return Compiler.projection(SCHEMA, List.of(SqlParser.parseNamedExpression(sql)), CLOCK);
+        return Compiler.projection(SCHEMA, List.of(SqlParser.parseNamedExpression(sql)), CLOCK, ZoneOffset.UTC);
     }
 
     static Object eval(String sql) {
@@ -519,7 +520,7 @@ class ExpressionTest {
         void unknownColumnsListTheAvailableOnes() {
             StructType schema = StructType.fromDDL("seq bigint, account string, amount bigint");
             AnalysisException e = catchThrowableOfType(AnalysisException.class, () -> Compiler.condition(schema,
-                    SqlParser.parseExpression("amout > 100"), CLOCK));
+                    SqlParser.parseExpression("amout > 100"), CLOCK, ZoneOffset.UTC));
             assertThat(e.getMessage()).isEqualTo("A column or function parameter with name `amout` cannot be "
                     + "resolved. Did you mean one of the following? [`amount`, `account`, `seq`].\n"
                     + "amout > 100\n^");
@@ -566,7 +567,7 @@ class ExpressionTest {
         @Test
         void filterMustBeBoolean() {
             AnalysisException e = catchThrowableOfType(AnalysisException.class, () -> Compiler.condition(SCHEMA,
-                    SqlParser.parseExpression("b + 1"), CLOCK));
+                    SqlParser.parseExpression("b + 1"), CLOCK, ZoneOffset.UTC));
             assertThat(e.getMessage()).isEqualTo("Cannot resolve \"(b + 1)\" due to data type mismatch: Filter "
                     + "expression \"(b + 1)\" of type \"BIGINT\" is not a boolean.\nb + 1\n^");
         }

@@ -23,7 +23,7 @@ class JsonFunctionsTest {
     private static final String SCHEMA = "seq long, account string, amount long";
 
     private static Object eval(String sql, String json) {
-        return Compiler.projection(INPUT, List.of(SqlParser.parseNamedExpression(sql)), SluiceClock.system())
+        return Compiler.projection(INPUT, List.of(SqlParser.parseNamedExpression(sql)), SluiceClock.system(), java.time.ZoneOffset.UTC)
                 .apply(Row.of(json)).get(0);
     }
 
@@ -43,7 +43,7 @@ class JsonFunctionsTest {
     @Test
     void theResultTypeIsTheSchemaMadeNullable() {
         DataType t = Compiler.projection(INPUT, List.of(SqlParser.parseNamedExpression(
-                "from_json(js, 'a int NOT NULL, b struct<c: string NOT NULL>')")), SluiceClock.system())
+                "from_json(js, 'a int NOT NULL, b struct<c: string NOT NULL>')")), SluiceClock.system(), java.time.ZoneOffset.UTC)
                 .schema().field(0).dataType();
         assertThat(t).isEqualTo(StructType.fromDDL("a int, b struct<c: string>"));
     }

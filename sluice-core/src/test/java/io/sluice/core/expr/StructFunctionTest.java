@@ -19,7 +19,7 @@ class StructFunctionTest {
 
     private static Compiler.Projection compile(StructType input, String... items) {
         return Compiler.projection(input, java.util.Arrays.stream(items).map(SqlParser::parseNamedExpression)
-                .toList(), ExpressionTest.CLOCK);
+                .toList(), ExpressionTest.CLOCK, java.time.ZoneOffset.UTC);
     }
 
     private static Object eval(StructType input, Row row, String item) {
@@ -98,7 +98,7 @@ class StructFunctionTest {
                 + allowed + "\n* > 1\n^");
         AnalysisException a = catchThrowableOfType(AnalysisException.class, () -> Compiler.condition(EVENTS,
                 new Expr.Binary(">", SqlParser.parseColumnName("*"), new Expr.Literal(1, null, "1", null), null),
-                ExpressionTest.CLOCK));
+                ExpressionTest.CLOCK, java.time.ZoneOffset.UTC));
         assertThat(a.getMessage()).isEqualTo("Invalid usage of '*' in expression: a star is allowed only as a "
                 + "whole select item, as in select(\"*\") or select(\"data.*\"), or as a whole function argument, as in "
                 + "struct(*) or to_json(struct(*))");

@@ -5,6 +5,9 @@ import io.sluice.api.Options;
 import io.sluice.api.Row;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.SluiceClock;
 import io.sluice.api.types.StructType;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
@@ -17,6 +20,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -140,6 +144,35 @@ class ConsoleSinkTest {
         assertThatThrownBy(() -> p.validate(Options.of(Map.of("truncate", "yes"))))
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value 'yes' for option 'truncate': true or false is accepted");
+    }
+
+    @Test
+    void timestampsAreShownInTheSessionZoneUnlessTimeZoneIsGiven() throws Exception {
+        StructType schema = StructType.fromDDL("t timestamp");
+        ZoneId la = ZoneId.of("America/Los_Angeles");
+        Row row = Row.of(Instant.parse("2020-01-01T20:00:00Z"));
+        assertThat(printThroughProvider(Options.empty(), schema, la, row)).contains("|2020-01-01 12:00:00|");
+        assertThat(printThroughProvider(Options.of(Map.of("timeZone", "UTC")), schema, la, row))
+                .contains("|2020-01-01 20:00:00|");
+    }
+
+    private static String printThroughProvider(Options options, StructType schema, ZoneId sessionZone, Row row)
+            throws Exception {
+        PrintStream original = System.out;
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            System.setOut(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            Sink sink = new ConsoleSinkProvider().createSink(new SinkContext(options, schema, null, "q", null,
+                    SluiceClock.system(), sessionZone));
+            BatchWriter w = sink.beginBatch(0);
+            PartitionWriter pw = w.partitionWriter(0);
+            pw.write(row);
+            w.commit(List.of(pw.commit()));
+            sink.close();
+        } finally {
+            System.setOut(original);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     @Test

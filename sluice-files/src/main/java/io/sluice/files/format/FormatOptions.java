@@ -23,7 +23,7 @@ final class FormatOptions {
                     "what a malformed record gives"),
             string("columnNameOfCorruptRecord", "the column that gets a malformed record's text")
                     .withDefault(OptionValues.DEFAULT_CORRUPT_COLUMN),
-            string("timeZone", "the zone of timestamps without one").withDefaultText("the JVM's time zone"),
+            string("timeZone", "the zone of timestamps without one").withDefaultText("the session time zone"),
             string("timestampFormat", "the pattern of timestamps"),
             string("dateFormat", "the pattern of dates"),
             OptionDef.of("enableDateTimeParsingFallback", OptionDef.Type.BOOLEAN,

@@ -109,7 +109,7 @@ final class FileSink implements Sink {
 
     /** Checks the options against the schema and opens the output; every problem is thrown here, in start(). */
     static FileSink create(FileFormat format, SinkContext context) {
-        FileSinkOptions options = FileSinkOptions.parse(format, context.options());
+        FileSinkOptions options = FileSinkOptions.parse(format, context.options(), context.sessionTimeZone());
         StructType schema = context.schema();
         int[] partitionColumns = resolvePartitionColumns(options, schema);
         Set<Integer> partitionSet = new HashSet<>();

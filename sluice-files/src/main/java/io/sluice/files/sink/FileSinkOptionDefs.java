@@ -29,7 +29,7 @@ final class FileSinkOptionDefs {
                     "every how many batches the manifest is compacted"),
             OptionDef.of("cleanupDelay", OptionDef.Type.DURATION, "how long old manifest files are kept")
                     .withDefault("10m"),
-            string("timeZone", "how timestamps are written").withDefault("UTC"),
+            string("timeZone", "how timestamps are written").withDefaultText("the session time zone"),
             string("timestampFormat", "the pattern timestamps are written with")
                     .withDefault(FileSinkOptions.DEFAULT_TIMESTAMP_FORMAT),
             string("dateFormat", "the pattern dates are written with").withDefault(FileSinkOptions.DEFAULT_DATE_FORMAT),

@@ -57,7 +57,7 @@ final class FileSinkOptions {
                boolean ignoreTrailingWhiteSpace) {
     }
 
-    private FileSinkOptions(FileFormat format, Options o) {
+    private FileSinkOptions(FileFormat format, Options o, ZoneId sessionZone) {
         this.format = format;
         this.writing = format.writing().orElseThrow(() -> new IllegalArgumentException("The file sink cannot "
                 + "write format " + format.name()));
@@ -83,7 +83,7 @@ final class FileSinkOptions {
                 .orElse(DEFAULT_CLEANUP_DELAY_MS);
         // Read by the engine too (and checked there); the manifest keeps at least this many batches' files.
         this.minBatchesToRetain = Math.max(1, o.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN));
-        this.zone = o.get("timeZone").map(FileSinkOptions::zone).orElse(ZoneOffset.UTC);
+        this.zone = o.get("timeZone").map(FileSinkOptions::zone).orElse(sessionZone);
         this.dateFormat = o.get("dateFormat").map(p -> pattern("dateFormat", p)).orElse(DEFAULT_DATE_FORMAT);
         this.timestampFormat = o.get("timestampFormat").map(p -> pattern("timestampFormat", p))
                 .orElse(DEFAULT_TIMESTAMP_FORMAT);
@@ -95,8 +95,14 @@ final class FileSinkOptions {
         SinkEncoders.checkOptions(format, o);
     }
 
+    /** The options as {@code validate} checks them (no timestamp is written: the zone default does not matter). */
     static FileSinkOptions parse(FileFormat format, Options options) {
-        return new FileSinkOptions(format, options);
+        return parse(format, options, ZoneId.systemDefault());
+    }
+
+    /** The options of a sink writing in {@code sessionZone} when {@code timeZone} is not given, as Spark's sink. */
+    static FileSinkOptions parse(FileFormat format, Options options, ZoneId sessionZone) {
+        return new FileSinkOptions(format, options, sessionZone);
     }
 
     /** The CSV writer's settings ({@link CsvEncoders}), checked with Spark's messages. */

@@ -38,6 +38,7 @@ public abstract class FileSourceProvider implements SupportsPushDown {
     private static final Logger LOG = LoggerFactory.getLogger(FileSourceProvider.class);
     /** At most this many files (the newest) are handed to schema inference. */
     static final int INFER_SAMPLE_FILES = 1000;
+    private static final String TIME_ZONE = "timeZone";
 
     private final String format;
     private final Formats formats;
@@ -180,9 +181,14 @@ public abstract class FileSourceProvider implements SupportsPushDown {
 
     @Override
     public final MicroBatchStream createStream(StreamContext context) {
-        FileSourceOptions o = FileSourceOptions.parse(context.options());
-        return new FileStreamSource(format, context.options(), o, context.schema(), formats, storage,
-                context.metadataPath());
+        Options options = context.options();
+        if (!options.contains(TIME_ZONE)) {
+            // Spark's default of timeZone: the session time zone. Given as the option, every format's reader
+            // (FileFormat.reader, through sluice-values' DateTimeReader) reads it as if the user had set it.
+            options = options.with(TIME_ZONE, context.sessionTimeZone().getId());
+        }
+        FileSourceOptions o = FileSourceOptions.parse(options);
+        return new FileStreamSource(format, options, o, context.schema(), formats, storage, context.metadataPath());
     }
 
     /** Inexact: used only on partition columns, to skip whole files ({@link FilePushDown}). */

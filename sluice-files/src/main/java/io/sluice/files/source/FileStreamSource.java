@@ -8,11 +8,13 @@ import io.sluice.api.source.PartitionReader;
 import io.sluice.api.source.SupportsTriggerAvailableNow;
 import io.sluice.api.types.StructType;
 import io.sluice.files.fs.FileStorage;
+import io.sluice.values.DateTimeReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,7 +83,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         this.log = SeenFilesLog.open(metadataPath, opts.effectiveMaxFileAgeMs(), opts.fileNameOnly(), storage);
         this.cleaner = SourceCleaner.of(opts, storage, source, metadataPath);
         this.discovery = new FileDiscovery(storage, source, log, opts, cleaner != null, description());
-        this.partitions = new PartitionColumns(source, schema);
+        // Timestamp folder values are in timeZone (set to the session time zone by the provider when not given).
+        this.partitions = new PartitionColumns(source, schema, DateTimeReader.zone(options, ZoneId.systemDefault()));
         this.planner = new FilePlanner(format, options, schema, formats, storage, log, partitions,
                 opts.ignoreMissingFiles(), this::missing);
         FileEntry newest = log.latestEntry();

@@ -3,6 +3,7 @@ package io.sluice.files.source;
 import io.sluice.api.types.StructType;
 
 import java.nio.file.Path;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -18,13 +19,16 @@ import java.util.TreeMap;
 final class PartitionColumns {
     private final SourcePath source;
     private final StructType schema;
+    /** The zone of timestamp values without one. */
+    private final ZoneId zone;
     /** The columns of the first file: null until then. */
     private int[] columns;
     private String reference;
 
-    PartitionColumns(SourcePath source, StructType schema) {
+    PartitionColumns(SourcePath source, StructType schema, ZoneId zone) {
         this.source = source;
         this.schema = schema;
+        this.zone = zone;
     }
 
     /** The partition columns of this file (schema indexes, ascending), checked against the first file's. */
@@ -77,7 +81,7 @@ final class PartitionColumns {
         Object[] values = new Object[cols.length];
         for (int i = 0; i < cols.length; i++) {
             var f = schema.field(cols[i]);
-            values[i] = Partitions.cast(folders.get(f.name()), f.dataType(), f.name(), uri);
+            values[i] = Partitions.cast(folders.get(f.name()), f.dataType(), f.name(), uri, zone);
         }
         return Collections.unmodifiableList(Arrays.asList(values));
     }

@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -22,11 +23,12 @@ final class Partitions {
 
     /**
      * The value as the column's type: numbers, boolean, decimal, date ({@code yyyy-MM-dd}), timestamp
-     * ({@code yyyy-MM-dd HH:mm:ss[.f]} in UTC, or an ISO-8601 instant) and string.
+     * ({@code yyyy-MM-dd HH:mm:ss[.f]} in {@code zone}, the source's {@code timeZone}: by default the session time
+     * zone, as the file sink writes them; or an ISO-8601 instant) and string.
      *
      * @throws IllegalStateException naming the column, the value, the type and the file when it does not cast
      */
-    static Object cast(String raw, DataType type, String column, String file) {
+    static Object cast(String raw, DataType type, String column, String file, ZoneId zone) {
         if (raw == null || raw.equals(NULL_VALUE)) {
             return null;
         }
@@ -58,7 +60,7 @@ final class Partitions {
                     case DATE_TYPE:
                         return LocalDate.parse(raw.trim());
                     case TIMESTAMP_TYPE:
-                        return timestamp(raw.trim());
+                        return timestamp(raw.trim(), zone);
                     default:
                         break;
                 }
@@ -79,11 +81,11 @@ final class Partitions {
                 + " cannot be cast to " + type.simpleString());
     }
 
-    private static Instant timestamp(String s) {
+    private static Instant timestamp(String s, ZoneId zone) {
         try {
             return Instant.parse(s);
         } catch (DateTimeParseException e) {
-            return LocalDateTime.parse(s.replace(' ', 'T')).toInstant(ZoneOffset.UTC);
+            return LocalDateTime.parse(s.replace(' ', 'T')).atZone(zone).toInstant();
         }
     }
 
@@ -97,7 +99,7 @@ final class Partitions {
                     continue;
                 }
                 try {
-                    cast(v, t, "", "");
+                    cast(v, t, "", "", ZoneOffset.UTC); // no timestamp candidate: the zone does not matter
                 } catch (IllegalStateException e) {
                     all = false;
                     break;

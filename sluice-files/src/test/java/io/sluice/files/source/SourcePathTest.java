@@ -9,6 +9,8 @@ import org.junit.jupiter.api.io.TempDir;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -73,18 +75,20 @@ class SourcePathTest {
 
     @Test
     void partitionValuesCastToTheColumnType() {
-        assertThat(Partitions.cast("42", DataType.longType(), "c", "f")).isEqualTo(42L);
-        assertThat(Partitions.cast("7", DataType.shortType(), "c", "f")).isEqualTo((short) 7);
-        assertThat(Partitions.cast("1.5", DataType.doubleType(), "c", "f")).isEqualTo(1.5);
-        assertThat(Partitions.cast("TRUE", DataType.booleanType(), "c", "f")).isEqualTo(true);
-        assertThat(Partitions.cast("3.14159", DataType.fromDDL("decimal(5,2)"), "c", "f"))
+        assertThat(Partitions.cast("42", DataType.longType(), "c", "f", ZoneOffset.UTC)).isEqualTo(42L);
+        assertThat(Partitions.cast("7", DataType.shortType(), "c", "f", ZoneOffset.UTC)).isEqualTo((short) 7);
+        assertThat(Partitions.cast("1.5", DataType.doubleType(), "c", "f", ZoneOffset.UTC)).isEqualTo(1.5);
+        assertThat(Partitions.cast("TRUE", DataType.booleanType(), "c", "f", ZoneOffset.UTC)).isEqualTo(true);
+        assertThat(Partitions.cast("3.14159", DataType.fromDDL("decimal(5,2)"), "c", "f", ZoneOffset.UTC))
                 .isEqualTo(new BigDecimal("3.14"));
-        assertThat(Partitions.cast("2026-10-04 10:00:00", DataType.timestampType(), "c", "f"))
+        assertThat(Partitions.cast("2026-10-04 10:00:00", DataType.timestampType(), "c", "f", ZoneOffset.UTC))
                 .isEqualTo(Instant.parse("2026-10-04T10:00:00Z"));
-        assertThat(Partitions.cast("__HIVE_DEFAULT_PARTITION__", DataType.intType(), "c", "f")).isNull();
-        assertThatThrownBy(() -> Partitions.cast("maybe", DataType.booleanType(), "c", "file:///f"))
+        assertThat(Partitions.cast("2026-10-04 10:00:00", DataType.timestampType(), "c", "f",
+                ZoneId.of("America/Los_Angeles"))).isEqualTo(Instant.parse("2026-10-04T17:00:00Z"));
+        assertThat(Partitions.cast("__HIVE_DEFAULT_PARTITION__", DataType.intType(), "c", "f", ZoneOffset.UTC)).isNull();
+        assertThatThrownBy(() -> Partitions.cast("maybe", DataType.booleanType(), "c", "file:///f", ZoneOffset.UTC))
                 .hasMessage("Partition value 'maybe' of column 'c' in file:///f cannot be cast to boolean");
-        assertThatThrownBy(() -> Partitions.cast("12345", DataType.fromDDL("decimal(5,2)"), "c", "f"))
+        assertThatThrownBy(() -> Partitions.cast("12345", DataType.fromDDL("decimal(5,2)"), "c", "f", ZoneOffset.UTC))
                 .hasMessage("Partition value '12345' of column 'c' in f cannot be cast to decimal(5,2)");
         assertThat(Partitions.infer(List.of("1", "2"))).isEqualTo(DataType.intType());
         assertThat(Partitions.infer(List.of("1", "9999999999"))).isEqualTo(DataType.longType());
