@@ -1,18 +1,24 @@
 package io.sluice.cli;
 
 import io.sluice.core.CheckpointView;
+import io.sluice.files.source.FileSourceLogView;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 
 /**
  * Turns a checkpoint into what {@code sluice checkpoint show} prints. The checkpoint's own files ({@code metadata},
  * {@code offsets/N}, {@code commits/N}) are read through the engine's read-only {@link CheckpointView}, which takes
  * no lock and writes nothing, so this works beside a running query; this class only derives each source's range
- * (where it starts) and, for a file source, the files it read ({@link FileSourceLog}).
+ * (where it starts) and, for a file source, the files it read, through the file source's own read-only
+ * {@link FileSourceLogView} of its log in {@code sources/<i>/}.
  */
 final class CheckpointReader {
 
@@ -29,6 +35,9 @@ final class CheckpointReader {
         view.batches().forEach(b -> byId.put(b.batchId(), b));
         Map<Integer, Path> folders = new TreeMap<>();
         view.sourceFolders().forEach(f -> folders.put(f.index(), f.path()));
+        // Each file source's log is listed once, after the checkpoint: a batch's log file is written before its
+        // offsets/N, so every batch the view holds has its files listed.
+        Map<Integer, Optional<FileSourceLogView>> logs = new HashMap<>();
         List<CheckpointReport.Batch> batches = new ArrayList<>();
         for (CheckpointView.Batch b : view.batches()) {
             long id = b.batchId();
@@ -57,7 +66,7 @@ final class CheckpointReader {
                 String end = ends.get(i);
                 Path folder = folders.get(i);
                 List<String> files = kind == CheckpointReport.Start.UNKNOWN || folder == null ? null
-                        : FileSourceLog.filesRead(folder, start, end);
+                        : filesRead(logs, i, folder, start, end);
                 sources.add(new CheckpointReport.SourceRange(i, kind, start, end, files));
             }
             batches.add(new CheckpointReport.Batch(id, b.committed(), b.offsets().batchTimestampMs(), sources, null));
@@ -65,5 +74,44 @@ final class CheckpointReader {
         Long rerun = view.rerunBatchId().isPresent() ? view.rerunBatchId().getAsLong() : null;
         return new CheckpointReport(view.path(), view.queryId().orElse(null), view.metadataProblem().orElse(null),
                 batches, rerun);
+    }
+
+    /** A source folder's file source log, or empty when it cannot be listed. */
+    private static Optional<FileSourceLogView> openLog(Path folder) {
+        try {
+            return Optional.of(FileSourceLogView.open(folder));
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * The paths a file source logged for log offsets {@code (start, end]}: null when the offsets are not a file
+     * source's ({@code {"logOffset":N}}), when none of those offsets is retained, or when its log cannot be read
+     * (a log in another format is skipped quietly).
+     */
+    private static List<String> filesRead(Map<Integer, Optional<FileSourceLogView>> logs, int source, Path folder,
+            String start, String end) {
+        OptionalLong to = FileSourceLogView.logOffset(end);
+        OptionalLong from = start == null ? OptionalLong.of(-1) : FileSourceLogView.logOffset(start);
+        if (to.isEmpty() || from.isEmpty()) {
+            return null;
+        }
+        Optional<FileSourceLogView> log = logs.computeIfAbsent(source, k -> openLog(folder));
+        if (log.isEmpty()) {
+            return null;
+        }
+        List<FileSourceLogView.Batch> logged;
+        try {
+            logged = log.get().batches(from.getAsLong(), to.getAsLong());
+        } catch (UncheckedIOException notThisSourcesLog) {
+            return null;
+        }
+        if (logged.isEmpty() && from.getAsLong() != to.getAsLong()) {
+            return null;
+        }
+        List<String> files = new ArrayList<>();
+        logged.forEach(b -> b.files().forEach(f -> files.add(f.path())));
+        return files;
     }
 }

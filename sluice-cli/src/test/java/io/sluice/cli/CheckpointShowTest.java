@@ -190,6 +190,41 @@ class CheckpointShowTest {
         assertThat(doc.get("rerunBatch").isNull()).isTrue();
     }
 
+    /**
+     * A real file source's log, as Sluice writes and compacts it: after twelve log offsets the source has
+     * snapshotted its seen files and deleted the log files of offsets 0 to 9, so only batches 10 and 11 list files.
+     */
+    @Test
+    void listsTheFilesOfARealFileSourceQueryAfterItCompactedItsLog() throws IOException {
+        Path in = Files.createDirectories(tmp.resolve("in"));
+        for (int i = 0; i < 12; i++) {
+            Path f = Files.writeString(in.resolve("f" + i + ".json"), "{\"id\":" + i + "}\n");
+            Files.setLastModifiedTime(f, java.nio.file.attribute.FileTime.fromMillis(1_700_000_000_000L + i));
+            Cli.Result r = Cli.run("run", "--source", "json", "--source-option", "path=" + in, "--schema", "id long",
+                    "--sink", "noop", "--checkpoint", chk().toString(), "--trigger", "availableNow");
+            assertThat(r.exitCode()).as(r.err()).isZero();
+        }
+        try (java.util.stream.Stream<Path> log = Files.list(chk().resolve("sources/0"))) {
+            assertThat(log.map(p -> p.getFileName().toString()).sorted()).containsExactly("10", "11", "9.hot");
+        }
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).isEmpty();
+        assertThat(r.out()).contains("Batches: 12 retained (0 to 11)\n")
+                .contains("  source 0: initial -> {\"logOffset\":0}\nBatch 1: ")
+                .contains("  source 0: {\"logOffset\":8} -> {\"logOffset\":9}\nBatch 10: ")
+                .endsWith("  source 0: {\"logOffset\":9} -> {\"logOffset\":10}\n"
+                        + "    files read: 1\n"
+                        + "      file://" + in.resolve("f10.json") + "\n"
+                        + "Batch 11: committed, " + timestamp(11) + "\n"
+                        + "  source 0: {\"logOffset\":10} -> {\"logOffset\":11}\n"
+                        + "    files read: 1\n"
+                        + "      file://" + in.resolve("f11.json") + "\n"
+                        + "Batch a restart re-runs: none\n");
+    }
+
     @Test
     void sourceLogsInAnUnknownFormatAreSkippedQuietly() throws IOException {
         fileSourceCheckpoint();

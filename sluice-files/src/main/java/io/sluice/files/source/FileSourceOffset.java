@@ -2,6 +2,8 @@ package io.sluice.files.source;
 
 import io.sluice.api.Offset;
 
+import java.util.OptionalLong;
+
 /**
  * The file source's position: the offset of the last batch in its seen-files log, Spark's
  * {@code FileStreamSourceOffset}. JSON {@code {"logOffset":N}}; -1 before the first batch. It advances only when
@@ -24,16 +26,29 @@ record FileSourceOffset(long logOffset) implements Offset {
         } catch (NumberFormatException notANumber) {
             // the JSON form below
         }
-        String compact = s.replace(" ", "").replace("\n", "").replace("\t", "").replace("\r", "");
+        OptionalLong n = logOffset(s);
+        if (n.isEmpty()) {
+            throw new IllegalArgumentException("Not a file source offset: '" + json
+                    + "'; expected {\"logOffset\":N}");
+        }
+        return new FileSourceOffset(n.getAsLong());
+    }
+
+    /**
+     * The N of {@code {"logOffset":N}} (whitespace allowed), the form the file source writes; empty for anything
+     * else, a bare number included (the rate and socket sources write those).
+     */
+    static OptionalLong logOffset(String json) {
+        String compact = json.replace(" ", "").replace("\n", "").replace("\t", "").replace("\r", "");
         String prefix = "{\"logOffset\":";
         if (compact.startsWith(prefix) && compact.endsWith("}")) {
             try {
-                return new FileSourceOffset(Long.parseLong(compact.substring(prefix.length(), compact.length() - 1)));
+                return OptionalLong.of(Long.parseLong(compact.substring(prefix.length(), compact.length() - 1)));
             } catch (NumberFormatException e) {
-                // fall through
+                // not a number: not this source's offset
             }
         }
-        throw new IllegalArgumentException("Not a file source offset: '" + json + "'; expected {\"logOffset\":N}");
+        return OptionalLong.empty();
     }
 
     static long of(Offset o) {

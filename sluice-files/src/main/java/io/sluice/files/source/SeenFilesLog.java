@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.LongPredicate;
 
 /**
  * The file source's durable state in its checkpoint folder ({@code sources/<i>/}), and the hot set built from it.
@@ -83,33 +85,51 @@ final class SeenFilesLog {
             Files.createDirectories(dir);
             log.restore();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the file source's seen-files state in " + dir + ": "
-                    + e.getMessage(), e);
+            throw stateUnreadable(dir, e);
         }
         return log;
     }
 
-    private void restore() throws IOException {
-        TreeSet<Long> plain = new TreeSet<>();
-        TreeSet<Long> compacts = new TreeSet<>();
-        TreeSet<Long> snapshots = new TreeSet<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-            for (Path p : ds) {
-                String name = p.getFileName().toString();
-                OptionalLong id;
-                if ((id = MetadataLogFiles.batchId(name)).isPresent()) {
-                    plain.add(id.getAsLong());
-                } else if ((id = MetadataLogFiles.compactId(name)).isPresent()) {
-                    compacts.add(id.getAsLong());
-                } else if ((id = MetadataLogFiles.idWithSuffix(name, HotSnapshot.SUFFIX)).isPresent()) {
-                    snapshots.add(id.getAsLong());
-                } else if (MetadataLogFiles.isUnexpected(name, SourceCleaner.MARKER)) {
-                    // Not taken for a log offset (Spark names them Long.toString(n)): 04 is not 4.
-                    LOG.warn("Ignoring {}: not a file of the file source's seen-files log (its files are named by "
-                            + "log offset, as Spark writes them: 0, 1, 2..., 9.compact)", p);
+    /** How the source words a seen-files folder it cannot read. */
+    static UncheckedIOException stateUnreadable(Path dir, IOException e) {
+        return new UncheckedIOException("Cannot read the file source's seen-files state in " + dir + ": "
+                + e.getMessage(), e);
+    }
+
+    /**
+     * The log files in a seen-files folder, by log offset, named exactly as Spark writes them ({@code N},
+     * {@code N.compact}) and {@code N.hot} snapshots; a lookalike name is warned about and ignored. Shared by the
+     * source and {@link FileSourceLogView}, so both take the same files.
+     */
+    record Listing(TreeSet<Long> plain, TreeSet<Long> compacts, TreeSet<Long> snapshots) {
+        static Listing of(Path dir) throws IOException {
+            Listing l = new Listing(new TreeSet<>(), new TreeSet<>(), new TreeSet<>());
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+                for (Path p : ds) {
+                    String name = p.getFileName().toString();
+                    OptionalLong id;
+                    if ((id = MetadataLogFiles.batchId(name)).isPresent()) {
+                        l.plain.add(id.getAsLong());
+                    } else if ((id = MetadataLogFiles.compactId(name)).isPresent()) {
+                        l.compacts.add(id.getAsLong());
+                    } else if ((id = MetadataLogFiles.idWithSuffix(name, HotSnapshot.SUFFIX)).isPresent()) {
+                        l.snapshots.add(id.getAsLong());
+                    } else if (MetadataLogFiles.isUnexpected(name, SourceCleaner.MARKER)) {
+                        // Not taken for a log offset (Spark names them Long.toString(n)): 04 is not 4.
+                        LOG.warn("Ignoring {}: not a file of the file source's seen-files log (its files are named "
+                                + "by log offset, as Spark writes them: 0, 1, 2..., 9.compact)", p);
+                    }
                 }
             }
+            return l;
         }
+    }
+
+    private void restore() throws IOException {
+        Listing listing = Listing.of(dir);
+        TreeSet<Long> plain = listing.plain();
+        TreeSet<Long> compacts = listing.compacts();
+        TreeSet<Long> snapshots = listing.snapshots();
         if (!plain.isEmpty()) {
             oldestFile = plain.first();
         }
@@ -151,7 +171,7 @@ final class SeenFilesLog {
         } else if (!compacts.isEmpty()) {
             // A checkpoint written by Spark: its newest compact file holds every entry up to its offset.
             long c = compacts.last();
-            readFile(dir.resolve(c + COMPACT_SUFFIX), -1, this::restoreEntry);
+            readFile(dir.resolve(c + COMPACT_SUFFIX), b -> true, this::restoreEntry);
             base = c;
         }
         long max = base;
@@ -317,8 +337,7 @@ final class SeenFilesLog {
             }
             return entries;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the file source's log for log offset " + id + " in " + dir
-                    + ": " + e.getMessage(), e);
+            throw unreadable(id, dir, e);
         }
     }
 
@@ -327,7 +346,7 @@ final class SeenFilesLog {
         Path file = dir.resolve(plain ? Long.toString(id) : id + COMPACT_SUFFIX);
         try {
             // A compact file holds every entry up to its offset: take those of this offset only.
-            readFile(file, plain ? -1 : id, out::add);
+            readFile(file, plain ? b -> true : b -> b == id, out::add);
         } catch (NoSuchFileException e) {
             throw new IllegalStateException("The file source's log for log offset " + id + " (" + dir.resolve(
                     Long.toString(id)) + ") is missing: the checkpoint's sources folder was changed. Restore it "
@@ -336,16 +355,28 @@ final class SeenFilesLog {
         return out;
     }
 
-    private static void readFile(Path file, long onlyBatch, java.util.function.Consumer<FileEntry> out)
-            throws IOException {
+    /**
+     * Hands over the entries of a log file whose {@code batchId} {@code batches} accepts, parsed by
+     * {@link LogCodec}; errors name the file, the line and the problem. The read path of the source and of
+     * {@link FileSourceLogView}.
+     *
+     * @throws NoSuchFileException when the file does not exist (e.g. deleted since the folder was listed)
+     */
+    static void readFile(Path file, LongPredicate batches, Consumer<FileEntry> out) throws IOException {
         MetadataLogFiles.checkRegularFile(file); // a folder or a link to /dev/zero is no log file
         try (InputStream in = Files.newInputStream(file)) {
             LogCodec.forEachEntry(in, "The file source's log file " + file, e -> {
-                if (onlyBatch < 0 || e.batchId() == onlyBatch) {
+                if (batches.test(e.batchId())) {
                     out.accept(e);
                 }
             });
         }
+    }
+
+    /** How the source words a log file of log offset {@code id} in {@code dir} that it cannot read. */
+    static UncheckedIOException unreadable(long id, Path dir, IOException e) {
+        return new UncheckedIOException("Cannot read the file source's log for log offset " + id + " in " + dir
+                + ": " + e.getMessage(), e);
     }
 
     /**
