@@ -334,15 +334,16 @@ class SparkBridgeTest {
 
     @Test
     void optionErrorsFailAtLoadWithTheSourcesOwnMessage() {
+        // parquet: sluice-parquet is on this module's test class path (SparkParquetTest)
         assertThatThrownBy(() -> spark.readStream().format("sluice").load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessageStartingWith("Option 'sluice.source' is missing: name the Sluice source to read, e.g. "
                         + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, changes, "
-                        + "changes-naive, csv, json, kafka, ledger, probe, rate, rate-micro-batch, text");
+                        + "changes-naive, csv, json, kafka, ledger, parquet, probe, rate, rate-micro-batch, text");
         assertThatThrownBy(() -> sparkStream("rat").load())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, changes, "
-                        + "changes-naive, csv, json, kafka, ledger, probe, rate, rate-micro-batch, text. A Sluice source is found when");
+                        + "changes-naive, csv, json, kafka, ledger, parquet, probe, rate, rate-micro-batch, text. A Sluice source is found when");
         assertThatThrownBy(() -> sparkStream("rate-micro-batch").option("rowsPerBatch", 0).load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value '0'. The option 'rowsPerBatch' must be positive");
