@@ -40,6 +40,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -152,6 +153,27 @@ class SparkBridgeTest {
                 .containsExactlyInAnyOrder(Row.of(Instant.ofEpochMilli(5000), 0L),
                         Row.of(Instant.ofEpochMilli(5000), 1L), Row.of(Instant.ofEpochMilli(5000), 2L),
                         Row.of(Instant.ofEpochMilli(5000), 3L));
+    }
+
+    @Test
+    void sourcesOnSparkReadZoneLessTimestampsInSparksSessionTimeZone() throws Exception {
+        Path in = Files.createDirectories(dir.resolve("zone"));
+        Files.writeString(in.resolve("a.json"), "{\"t\":\"2020-01-01 12:00\"}\n");
+        String before = spark.conf().get("spark.sql.session.timeZone");
+        spark.conf().set("spark.sql.session.timeZone", "America/Los_Angeles");
+        try {
+            List<Object> sluice = spark.read().format("sluice-json").schema("t timestamp").load(in.toString())
+                    .collectAsList().stream().map(r -> instant(r.get(0))).collect(Collectors.toList());
+            List<Object> own = spark.read().format("json").schema("t timestamp").load(in.toString())
+                    .collectAsList().stream().map(r -> instant(r.get(0))).collect(Collectors.toList());
+            assertThat(sluice).containsExactly(Instant.parse("2020-01-01T20:00:00Z")).isEqualTo(own);
+        } finally {
+            spark.conf().set("spark.sql.session.timeZone", before);
+        }
+    }
+
+    private static Object instant(Object v) {
+        return v instanceof java.sql.Timestamp ts ? ts.toInstant() : v;
     }
 
     @Test
