@@ -102,6 +102,32 @@ public final class CrashChildMain {
     }
 
     /** For the parent: the child's stdout, to read {@code batch N} lines from. */
+    /** The highest batch id of the checkpoint's {@code log} folder ({@code offsets}, {@code commits}), if any. */
+    static java.util.OptionalLong lastLogId(Path checkpoint, String log) throws IOException {
+        Path dir = checkpoint.resolve(log);
+        if (!Files.isDirectory(dir)) {
+            return java.util.OptionalLong.empty();
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            return s.map(f -> f.getFileName().toString()).filter(n -> n.matches("\\d+")).mapToLong(Long::parseLong)
+                    .max();
+        }
+    }
+
+    /**
+     * Starts {@code main} in a child JVM on this JVM's class path, as the crash tests run their children: small heap,
+     * C1 only (fast start), warnings only, stderr to {@code stderr}; {@code jvmFlags} come before the class.
+     */
+    static Process startChild(Path stderr, List<String> jvmFlags, Class<?> main, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"),
+                "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+        command.addAll(jvmFlags);
+        command.add(main.getName());
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectError(stderr.toFile()).start();
+    }
+
     static BufferedReader stdout(Process child) {
         return new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
     }

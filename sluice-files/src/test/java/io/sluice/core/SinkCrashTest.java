@@ -25,7 +25,6 @@ import java.util.OptionalLong;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 
 import static io.sluice.core.CrashChildMain.readUntilBatch;
 import static io.sluice.core.CrashChildMain.stdout;
@@ -147,24 +146,12 @@ class SinkCrashTest {
     }
 
     private OptionalLong lastId(String log) throws IOException {
-        Path commits = tmp.resolve("chk").resolve(log);
-        if (!Files.isDirectory(commits)) {
-            return OptionalLong.empty();
-        }
-        try (Stream<Path> s = Files.list(commits)) {
-            return s.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d+")).mapToLong(Long::parseLong)
-                    .max();
-        }
+        return CrashChildMain.lastLogId(tmp.resolve("chk"), log);
     }
 
     private Process child(String mode, String target, CrashPoint point, long batch) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp",
-                System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                SinkCrashChild.class.getName(), mode, tmp.resolve("chk").toString(), target, point.name(),
-                Long.toString(batch))
-                .redirectError(tmp.resolve("child.err").toFile())
-                .start();
+        Process p = CrashChildMain.startChild(tmp.resolve("child.err"), List.of(), SinkCrashChild.class, mode,
+                tmp.resolve("chk").toString(), target, point.name(), Long.toString(batch));
         children.add(p);
         return p;
     }

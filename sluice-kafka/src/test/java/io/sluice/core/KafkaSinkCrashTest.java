@@ -30,7 +30,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
-import java.util.stream.Stream;
 
 import static io.sluice.core.CrashChildMain.readUntilBatch;
 import static io.sluice.core.CrashChildMain.stdout;
@@ -146,25 +145,14 @@ class KafkaSinkCrashTest {
     }
 
     private OptionalLong lastId(String log) throws IOException {
-        Path dir = tmp.resolve("chk").resolve(log);
-        if (!Files.isDirectory(dir)) {
-            return OptionalLong.empty();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.map(f -> f.getFileName().toString()).filter(n -> n.matches("\\d+")).mapToLong(Long::parseLong)
-                    .max();
-        }
+        return CrashChildMain.lastLogId(tmp.resolve("chk"), log);
     }
 
     private Process child(String topic, CrashPoint point, long batch) throws IOException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp",
-                System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=error",
-                KafkaSinkCrashChild.class.getName(), tmp.resolve("chk").toString(), bootstrap, topic, point.name(),
-                Long.toString(batch))
-                .redirectError(tmp.resolve("child.err").toFile())
-                .start();
+        Process p = CrashChildMain.startChild(tmp.resolve("child.err"),
+                List.of("-Xshare:auto", "-Dorg.slf4j.simpleLogger.log.org.apache.kafka=error"),
+                KafkaSinkCrashChild.class, tmp.resolve("chk").toString(), bootstrap, topic, point.name(),
+                Long.toString(batch));
         children.add(p);
         return p;
     }
