@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 
 /** Writing input files with fixed modification times, so tests do not depend on the clock. */
@@ -11,13 +12,19 @@ final class TestFiles {
     private TestFiles() {
     }
 
-    /** Writes {@code content} to {@code dir/relative} (creating folders) with modification time {@code mtime}. */
+    /**
+     * Writes {@code content} to {@code dir/relative} (creating folders) with modification time {@code mtime}. The
+     * file appears whole and with its time at once (written as a hidden sibling, then renamed), so a query running
+     * meanwhile never lists it with the clock's time or half written.
+     */
     static Path write(Path dir, String relative, String content, long mtime) {
         try {
             Path p = dir.resolve(relative);
             Files.createDirectories(p.getParent());
-            Files.writeString(p, content);
-            Files.setLastModifiedTime(p, FileTime.fromMillis(mtime));
+            Path hidden = p.resolveSibling("." + p.getFileName() + ".writing");
+            Files.writeString(hidden, content);
+            Files.setLastModifiedTime(hidden, FileTime.fromMillis(mtime));
+            Files.move(hidden, p, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             return p;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
