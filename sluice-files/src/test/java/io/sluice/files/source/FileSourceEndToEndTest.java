@@ -204,7 +204,8 @@ class FileSourceEndToEndTest extends FileQueryFixture {
 
         json(in, "a.json", T + 30, 9);
         StreamingQuery strict = start(Trigger.processingTime(0), "failOnFileChange", "true");
-        assertThatThrownBy(strict::awaitTermination).isInstanceOf(StreamingQueryException.class)
+        // Bounded, so a query that does not fail fails the test instead of hanging the build.
+        assertThatThrownBy(() -> strict.awaitTermination(60_000)).isInstanceOf(StreamingQueryException.class)
                 .hasMessageContaining("File file://" + in + "/a.json was modified after FileStreamSource[file:" + in
                         + "] read it");
         assertThat(ids()).containsExactly(1L, 3L);
