@@ -91,10 +91,16 @@ public final class AvroFileFormat implements FileFormat, FileFormat.Writing {
         return Optional.of(this);
     }
 
-    /** Spark names Avro files {@code part-...-c000.avro}, whatever the codec. */
+    /** Spark names Avro files {@code part-...-c000.<codec>.avro}: {@code .snappy.avro} by default. */
     @Override
     public String extension() {
-        return ".avro";
+        return ".snappy.avro";
+    }
+
+    /** {@code .<codec>.avro} ({@code .zstandard.avro}...), {@code .avro} when uncompressed, as Spark names them. */
+    @Override
+    public String extension(Options options) {
+        return AvroOptionDefs.Write.of(options).extension();
     }
 
     @Override

@@ -70,7 +70,13 @@ final class AvroOptionDefs {
     }
 
     /** The writing side: the output schema (given or derived), the codec. */
-    record Write(Schema avroSchema, String recordName, String recordNamespace, CodecFactory codec, boolean positional) {
+    record Write(Schema avroSchema, String recordName, String recordNamespace, String codecName, CodecFactory codec,
+                 boolean positional) {
+        /** Spark's file name part: {@code .snappy.avro}, {@code .zstandard.avro}..., {@code .avro} uncompressed. */
+        String extension() {
+            return codecName.equals("uncompressed") ? ".avro" : "." + codecName + ".avro";
+        }
+
         static Write of(Options o) {
             Schema schema = schema(o);
             String name = o.get(RECORD_NAME).orElse(AvroSchemas.DEFAULT_RECORD_NAME);
@@ -96,7 +102,7 @@ final class AvroOptionDefs {
                 default -> throw new InvalidOptionException(COMPRESSION, codecName, "[CODEC_SHORT_NAME_NOT_FOUND] "
                         + "Cannot find a short name for the codec " + codecName + ". SQLSTATE: 42704", true);
             };
-            return new Write(schema, name, namespace, codec, bool(o, POSITIONAL, false));
+            return new Write(schema, name, namespace, codecName, codec, bool(o, POSITIONAL, false));
         }
     }
 
