@@ -87,7 +87,8 @@ public final class AvroSchemas {
      */
     public static Schema parse(String json) {
         try {
-            return new Schema.Parser().parse(json);
+            // Spark parses avroSchema without validating defaults.
+            return new Schema.Parser().setValidateDefaults(false).parse(json);
         } catch (SchemaParseException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }

@@ -7,7 +7,7 @@ package io.sluice.avro;
  * {@link MalformedAvroException}), except for the value checks Spark makes per value (an enum symbol not in the
  * schema, binary of the wrong size for a {@code fixed}), which Spark reports with this exception too.
  */
-public final class IncompatibleSchemaException extends RuntimeException {
+public final class IncompatibleSchemaException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
     public IncompatibleSchemaException(String message) {
