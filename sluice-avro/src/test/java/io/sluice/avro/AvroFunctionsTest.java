@@ -249,6 +249,18 @@ class AvroFunctionsTest {
     }
 
     @Test
+    void aNullableStructIsWrittenToARecordSchemaThatIsNotAUnionAndNullStaysNull() throws Exception {
+        // Spark's rule: a nullable value may be written with a schema without "null" (it only warns); a NULL value
+        // is never encoded, the result is NULL.
+        StreamFrame f = frame(StructType.fromDDL("st struct<a: int, s: string>"), Row.of(Row.of(1, "x")),
+                Row.of((Object) null)).selectExpr("to_avro(st, '" + RECORD + "') AS v");
+        assertThat(f.schema()).isEqualTo(StructType.fromDDL("v binary"));
+        List<Row> rows = f.collectAsList();
+        assertThat((byte[]) rows.get(0).get(0)).containsExactly(2, 2, 'x');
+        assertThat(rows.get(1).get(0)).isNull();
+    }
+
+    @Test
     void aNullFieldWrittenToANonNullAvroFieldFailsWithSparksMessage() throws Exception {
         StreamFrame f = frame(StructType.fromDDL("a int, s string"), Row.of(1, null))
                 .selectExpr("to_avro(struct(a, s), '" + RECORD + "')");
