@@ -28,8 +28,9 @@ public interface SqlFunction {
 
     /**
      * The name SQL calls the function by, compared case-insensitively ({@code from_avro}). It may not be the name
-     * of a built-in function, and two functions may not share one: both are refused when the {@code Sluice} is
-     * built or the function registered.
+     * of a built-in function (refused when the {@code Sluice} is built, or by {@code Sluice.registerFunction}), and
+     * two classes on the class path may not share one (the {@code Sluice} build fails); a function registered in
+     * code replaces one of its name found on the class path.
      */
     String name();
 
