@@ -44,6 +44,7 @@ class OptionDocsTest {
             "csv", List.of("sources/file.md", "sources/file-formats.md#csv"),
             "text", List.of("sources/file.md", "sources/file-formats.md#text"),
             "parquet", List.of("sources/file.md", "formats/parquet.md#Reading options"),
+            "avro", List.of("sources/file.md", "formats/avro.md#Reading options"),
             "kafka", List.of("sources/kafka.md"));
     private static final Map<String, List<String>> SINK_PAGES = Map.of(
             "console", List.of("sinks/console-foreach.md#console"),
@@ -56,6 +57,7 @@ class OptionDocsTest {
             "text", List.of("sinks/file.md#All formats", "sinks/file.md#Compression of json, csv and text",
                     "sinks/file.md#text"),
             "parquet", List.of("formats/parquet.md#Writing options", "sinks/file.md#All formats"),
+            "avro", List.of("formats/avro.md#Writing options", "sinks/file.md#All formats"),
             "kafka", List.of("sinks/kafka.md"));
 
     /** One row of an option table: the option names of its first cell, and its default cell (or null). */
@@ -121,7 +123,7 @@ class OptionDocsTest {
     private static boolean builtIn(Object provider) {
         String pkg = provider.getClass().getPackageName();
         return pkg.startsWith("io.sluice.core") || pkg.startsWith("io.sluice.files")
-                || pkg.startsWith("io.sluice.kafka") || pkg.startsWith("io.sluice.parquet");
+                || pkg.startsWith("io.sluice.kafka") || pkg.startsWith("io.sluice.parquet") || pkg.startsWith("io.sluice.avro");
     }
 
     private static void check(String what, OptionSet declared, OptionSet engine, List<Row> rows,

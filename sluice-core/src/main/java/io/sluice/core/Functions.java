@@ -242,6 +242,68 @@ public final class Functions {
         return call("current_date", List.of());
     }
 
+    // ---------------------------------------------------------------------------------------------------------
+    // Avro (the functions come from the sluice-avro module; without it a call fails when the column is used)
+
+    /**
+     * Decodes a binary column holding one Avro datum each (no container file header) with the writer schema
+     * {@code jsonFormatSchema}, as spark-avro's {@code from_avro}: the result type is the schema's SQL type, and a
+     * body that does not match it fails the query (mode FAILFAST). Needs the module {@code sluice-avro}
+     * (docs/avro-functions.md); without it, using the column fails with Spark's "Cannot call the FROM_AVRO SQL
+     * function because the Avro data source is not loaded" and the module to add.
+     */
+    public static Column fromAvro(Column data, String jsonFormatSchema) {
+        return fromAvro(data, jsonFormatSchema, Map.of());
+    }
+
+    /**
+     * {@link #fromAvro(Column, String)} with options: {@code mode} (FAILFAST or PERMISSIVE), {@code avroSchema}
+     * (a reader schema), {@code wireFormat} and {@code schemaId} (a schema registry's framing), as listed in
+     * docs/avro-functions.md.
+     */
+    public static Column fromAvro(Column data, String jsonFormatSchema, Map<String, String> options) {
+        List<Expr> args = new ArrayList<>(List.of(data.expr(),
+                literal(Objects.requireNonNull(jsonFormatSchema, "jsonFormatSchema"))));
+        if (!options.isEmpty()) {
+            args.add(optionsLiteral(options));
+        }
+        return call("from_avro", args);
+    }
+
+    /**
+     * Encodes a column as one binary Avro datum per value, as spark-avro's {@code to_avro}, with the Avro schema
+     * spark-avro derives from the column's type. Needs the module {@code sluice-avro}, as {@link #fromAvro}.
+     */
+    public static Column toAvro(Column data) {
+        return call("to_avro", data);
+    }
+
+    /** {@link #toAvro(Column)} written with the Avro schema {@code jsonFormatSchema}. */
+    public static Column toAvro(Column data, String jsonFormatSchema) {
+        return toAvro(data, jsonFormatSchema, Map.of());
+    }
+
+    /**
+     * {@link #toAvro(Column, String)} with options (beyond Spark, whose to_avro has none): {@code wireFormat} and
+     * {@code schemaId}, a schema registry's framing before each datum (docs/avro-functions.md).
+     */
+    public static Column toAvro(Column data, String jsonFormatSchema, Map<String, String> options) {
+        List<Expr> args = new ArrayList<>(List.of(data.expr(),
+                literal(Objects.requireNonNull(jsonFormatSchema, "jsonFormatSchema"))));
+        if (!options.isEmpty()) {
+            args.add(optionsLiteral(options));
+        }
+        return call("to_avro", args);
+    }
+
+    /**
+     * A call of the SQL function {@code name} (built-in or contributed by a module), as Spark's
+     * {@code call_function}: {@code callFunction("upper", col("name"))} is {@code expr("upper(name)")}.
+     */
+    public static Column callFunction(String name, Column... args) {
+        return call(Objects.requireNonNull(name, "name"), args);
+    }
+
     private static Column call(String name, Column... args) {
         return call(name, Arrays.stream(args).map(Column::expr).toList());
     }

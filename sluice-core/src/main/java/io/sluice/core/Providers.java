@@ -1,8 +1,10 @@
 package io.sluice.core;
 
 import io.sluice.api.datasource.DataSource;
+import io.sluice.api.function.SqlFunction;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.source.SourceProvider;
+import io.sluice.core.expr.Compiler;
 
 import java.util.Locale;
 import java.util.Map;
@@ -11,12 +13,14 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Finds source and sink providers by short name: those listed through {@link ServiceLoader} on the class loader,
- * plus those registered in code, which win. The engine names no provider; built-in ones register like any other.
+ * Finds source and sink providers by short name, and contributed SQL functions by name: those listed through
+ * {@link ServiceLoader} on the class loader, plus those registered in code, which win. The engine names no provider;
+ * built-in ones register like any other.
  */
 final class Providers {
     private final Map<String, SourceProvider> sources = new ConcurrentHashMap<>();
     private final Map<String, SinkProvider> sinks = new ConcurrentHashMap<>();
+    private final Map<String, SqlFunction> functions = new ConcurrentHashMap<>();
     private final ClassLoader loader;
 
     Providers(ClassLoader loader) {
@@ -29,6 +33,26 @@ final class Providers {
         }
         for (SinkProvider p : ServiceLoader.load(SinkProvider.class, loader)) {
             putFirst(sinks, p.shortName(), p, SinkProvider.class);
+        }
+        for (SqlFunction f : ServiceLoader.load(SqlFunction.class, loader)) {
+            checkFunctionName(f);
+            SqlFunction previous = functions.putIfAbsent(key(f.name()), f);
+            if (previous != null && previous.getClass() != f.getClass()) {
+                throw new IllegalStateException("Two SqlFunctions claim the name '" + f.name() + "': "
+                        + previous.getClass().getName() + " and " + f.getClass().getName()
+                        + ". Remove one of them from the classpath.");
+            }
+        }
+    }
+
+    private static void checkFunctionName(SqlFunction f) {
+        String name = f.name();
+        if (name == null || name.isBlank()) {
+            throw new IllegalStateException("SqlFunction " + f.getClass().getName() + " has no name");
+        }
+        if (Compiler.isBuiltInFunction(name)) {
+            throw new IllegalStateException("SqlFunction " + f.getClass().getName() + " claims the name '" + name
+                    + "' of a built-in function, which cannot be replaced");
         }
     }
 
@@ -62,6 +86,25 @@ final class Providers {
 
     void register(SinkProvider p) {
         sinks.put(key(p.shortName()), p);
+    }
+
+    /**
+     * Adds a function ahead of one of the same name found on the classpath.
+     *
+     * @throws IllegalArgumentException for a function without a name or with a built-in function's name
+     */
+    void register(SqlFunction f) {
+        try {
+            checkFunctionName(f);
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        functions.put(key(f.name()), f);
+    }
+
+    /** The contributed functions now, by lower-case name, sorted: what an analysis of SQL text sees. */
+    Map<String, SqlFunction> functions() {
+        return new TreeMap<>(functions);
     }
 
     SourceProvider source(String format) {

@@ -2,6 +2,7 @@ package io.sluice.core;
 
 import io.sluice.api.SluiceClock;
 import io.sluice.api.datasource.DataSource;
+import io.sluice.api.function.SqlFunction;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.source.SourceProvider;
 import io.sluice.values.SparkTimestamps;
@@ -133,6 +134,18 @@ public final class Sluice implements AutoCloseable {
 
     public Sluice registerSink(SinkProvider provider) {
         providers.register(provider);
+        return this;
+    }
+
+    /**
+     * Makes a SQL function callable by its {@link SqlFunction#name()} in the transformations of this instance's
+     * frames, in addition to (and ahead of) those listed in {@code META-INF/services/io.sluice.api.function.SqlFunction}
+     * on the class path. Frames analyse a call when the transformation is applied, so register before.
+     *
+     * @throws IllegalArgumentException for a function without a name, or with the name of a built-in function
+     */
+    public Sluice registerFunction(SqlFunction function) {
+        providers.register(function);
         return this;
     }
 

@@ -243,12 +243,14 @@ public final class StreamFrame {
     }
 
     private StreamFrame project(List<Expr> items) {
-        Compiler.Projection p = Compiler.projection(schema, items, sluice.clock(), sluice.sessionTimeZone());
+        Compiler.Projection p = Compiler.projection(schema, items, sluice.clock(), sluice.sessionTimeZone(),
+                sluice.providers().functions());
         return p.isIdentity() ? this : with(p::apply, p.schema());
     }
 
     private StreamFrame filterExpr(Expr condition) {
-        Compiler.Condition c = Compiler.condition(schema, condition, sluice.clock(), sluice.sessionTimeZone());
+        Compiler.Condition c = Compiler.condition(schema, condition, sluice.clock(), sluice.sessionTimeZone(),
+                sluice.providers().functions());
         return with(row -> c.test(row) ? row : null, schema);
     }
 

@@ -356,15 +356,15 @@ class SparkBridgeTest {
 
     @Test
     void optionErrorsFailAtLoadWithTheSourcesOwnMessage() {
-        // parquet: sluice-parquet is on this module's test class path (SparkParquetTest)
+        // avro, parquet: sluice-avro and sluice-parquet are on this module's test class path (SparkAvroTest, SparkParquetTest)
         assertThatThrownBy(() -> spark.readStream().format("sluice").load())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessageStartingWith("Option 'sluice.source' is missing: name the Sluice source to read, e.g. "
-                        + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, changes, "
+                        + "option(\"sluice.source\", \"rate-micro-batch\"). Available: all-types, avro, changes, "
                         + "changes-naive, csv, json, kafka, ledger, parquet, probe, rate, rate-micro-batch, text");
         assertThatThrownBy(() -> sparkStream("rat").load())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, changes, "
+                .hasMessageStartingWith("Unknown Sluice source 'rat'. Available: all-types, avro, changes, "
                         + "changes-naive, csv, json, kafka, ledger, parquet, probe, rate, rate-micro-batch, text. A Sluice source is found when");
         assertThatThrownBy(() -> sparkStream("rate-micro-batch").option("rowsPerBatch", 0).load())
                 .isInstanceOf(InvalidOptionException.class)

@@ -1,6 +1,7 @@
 package io.sluice.core.expr;
 
 import io.sluice.api.SluiceClock;
+import io.sluice.api.function.SqlFunction;
 import io.sluice.api.types.ArrayType;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DataType;
@@ -47,15 +48,30 @@ final class Analyzer {
             "now", "nullif", "nvl", "round", "rtrim", "smallint", "string", "struct", "substr", "substring", "timestamp",
             "tinyint", "to_date", "to_json", "to_timestamp", "trim", "upper");
 
+    /**
+     * Functions that Spark ships in a separate package and Sluice in a separate module, by the module that
+     * contributes them: a call without that module on the class path fails with Spark's "not loaded" error
+     * naming it, rather than "Cannot resolve function".
+     */
+    private static final Map<String, String[]> MODULE_FUNCTIONS = Map.of(
+            "from_avro", new String[] {"Avro", "sluice-avro"}, "to_avro", new String[] {"Avro", "sluice-avro"});
+
     private final StructType input;
     private final SluiceClock clock;
     /** The session time zone (Spark's spark.sql.session.timeZone): every zone-dependent expression uses it. */
     private final ZoneId zone;
+    /** Contributed functions by lower-case name (none of them a built-in one). */
+    private final Map<String, SqlFunction> functions;
 
     Analyzer(StructType input, SluiceClock clock, ZoneId zone) {
+        this(input, clock, zone, Map.of());
+    }
+
+    Analyzer(StructType input, SluiceClock clock, ZoneId zone, Map<String, SqlFunction> functions) {
         this.input = input;
         this.clock = clock;
         this.zone = zone;
+        this.functions = functions;
     }
 
     StructType input() {
@@ -671,9 +687,20 @@ final class Analyzer {
 
     private Bound call(Expr.Call c) {
         String fn = c.name().toLowerCase(Locale.ROOT);
-        if (!FUNCTIONS.contains(fn)) {
+        SqlFunction contributed = FUNCTIONS.contains(fn) ? null : functions.get(fn);
+        if (!FUNCTIONS.contains(fn) && contributed == null) {
+            String[] module = MODULE_FUNCTIONS.get(fn);
+            if (module != null) { // Spark's AVRO_NOT_LOADED_SQL_FUNCTIONS_UNUSABLE, then which module to add
+                throw Origin.error("Cannot call the " + fn.toUpperCase(Locale.ROOT) + " SQL function because the "
+                        + module[0] + " data source is not loaded. Add the module io.sluice:" + module[1]
+                        + " to the class path (a dependency, or its jar in the CLI's --plugins folder) and retry your "
+                        + "query.", c.origin());
+            }
+            List<String> known = new ArrayList<>(FUNCTIONS);
+            known.addAll(functions.keySet());
+            known.sort(null);
             throw Origin.error("Cannot resolve function `" + c.name() + "`: Sluice has no function of that name. "
-                    + "Known functions: " + String.join(", ", FUNCTIONS) + ".", c.origin());
+                    + "Known functions: " + String.join(", ", known) + ".", c.origin());
         }
         List<Bound> args = new ArrayList<>();
         List<Boolean> aliased = new ArrayList<>();
@@ -684,6 +711,9 @@ final class Analyzer {
             bound.forEach(b -> aliased.add(a instanceof Expr.Alias));
         }
         Origin o = c.origin();
+        if (contributed != null) {
+            return contributed(contributed, c.name(), args, o);
+        }
         String sql = fn + "(" + args.stream().map(Bound::sql).collect(Collectors.joining(", ")) + ")";
         switch (fn) {
             case "struct":
@@ -784,6 +814,36 @@ final class Analyzer {
                 return cast(args.get(0), to, o);
             }
         }
+    }
+
+    /**
+     * A call of a contributed function: bound by the function itself on the resolved arguments; its
+     * IllegalArgumentException is this call's analysis error, with the call's origin.
+     */
+    private Bound contributed(SqlFunction f, String name, List<Bound> args, Origin o) {
+        List<SqlFunction.Argument> arguments = new ArrayList<>();
+        for (Bound a : args) {
+            Object value = a.eval instanceof Eval.Const k ? k.value : null;
+            arguments.add(new SqlFunction.Argument(a.nullType ? null : a.type, a.nullable,
+                    a.eval instanceof Eval.Const, value, a.sql));
+        }
+        SqlFunction.Call call = new SqlFunction.Call(name, arguments, zone);
+        SqlFunction.Binding binding;
+        try {
+            binding = f.bind(call);
+        } catch (IllegalArgumentException e) {
+            if (e instanceof AnalysisException ae) {
+                throw ae;
+            }
+            throw Origin.error(e.getMessage(), o);
+        }
+        if (binding == null) {
+            throw new IllegalStateException("SqlFunction " + f.getClass().getName() + " bound " + call.sql()
+                    + " to null");
+        }
+        Eval[] children = args.stream().map(Bound::eval).toArray(Eval[]::new);
+        return make(new FunctionEvals.Contributed(children, binding.evaluator()), binding.resultType(),
+                binding.nullable(), call.sql(), o, args.toArray(new Bound[0]));
     }
 
     private static void arity(String fn, List<Bound> args, int min, int max, Origin o) {

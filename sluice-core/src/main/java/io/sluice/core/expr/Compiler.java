@@ -2,6 +2,7 @@ package io.sluice.core.expr;
 
 import io.sluice.api.Row;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.function.SqlFunction;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
@@ -10,6 +11,8 @@ import io.sluice.core.AnalysisException;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Compiles resolved expressions into the row steps the engine runs: a {@link Projection} (select) or a
@@ -26,7 +29,16 @@ public final class Compiler {
      * @throws AnalysisException for anything that does not resolve
      */
     public static Projection projection(StructType input, List<Expr> items, SluiceClock clock, ZoneId zone) {
-        Analyzer analyzer = new Analyzer(input, clock, zone);
+        return projection(input, items, clock, zone, Map.of());
+    }
+
+    /**
+     * {@link #projection(StructType, List, SluiceClock, ZoneId)} with contributed SQL functions, keyed by lower-case
+     * name (none of them a built-in one: {@link #isBuiltInFunction}).
+     */
+    public static Projection projection(StructType input, List<Expr> items, SluiceClock clock, ZoneId zone,
+                                        Map<String, SqlFunction> functions) {
+        Analyzer analyzer = new Analyzer(input, clock, zone, functions);
         List<Eval> evals = new ArrayList<>();
         List<StructField> fields = new ArrayList<>();
         for (Expr item : items) {
@@ -62,12 +74,23 @@ public final class Compiler {
      * @throws AnalysisException for anything that does not resolve, or a condition that is not boolean
      */
     public static Condition condition(StructType input, Expr condition, SluiceClock clock, ZoneId zone) {
-        Analyzer.Bound b = new Analyzer(input, clock, zone).resolve(condition);
+        return condition(input, condition, clock, zone, Map.of());
+    }
+
+    /** {@link #condition(StructType, Expr, SluiceClock, ZoneId)} with contributed SQL functions, as for projection. */
+    public static Condition condition(StructType input, Expr condition, SluiceClock clock, ZoneId zone,
+                                      Map<String, SqlFunction> functions) {
+        Analyzer.Bound b = new Analyzer(input, clock, zone, functions).resolve(condition);
         if (!b.nullType() && b.type() != AtomicType.BOOLEAN_TYPE) {
             throw Origin.error("Cannot resolve \"" + b.sql() + "\" due to data type mismatch: Filter expression \""
                     + b.sql() + "\" of type " + Types.quoted(b.type()) + " is not a boolean.", condition.origin());
         }
         return new Condition(b.eval());
+    }
+
+    /** True when {@code name} (any case) is a built-in SQL function, which no contributed function may replace. */
+    public static boolean isBuiltInFunction(String name) {
+        return Analyzer.FUNCTIONS.contains(name.toLowerCase(Locale.ROOT));
     }
 
     /** A compiled select list. Immutable and thread-safe. */

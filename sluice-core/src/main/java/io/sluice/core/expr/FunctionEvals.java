@@ -22,6 +22,26 @@ final class FunctionEvals {
     private FunctionEvals() {
     }
 
+    /** A contributed function's call: the children's values, a new array per row, handed to its evaluator. */
+    static final class Contributed extends Eval {
+        final Eval[] children;
+        final io.sluice.api.function.SqlFunction.Evaluator evaluator;
+
+        Contributed(Eval[] children, io.sluice.api.function.SqlFunction.Evaluator evaluator) {
+            this.children = children;
+            this.evaluator = evaluator;
+        }
+
+        @Override
+        Object eval(Row row) {
+            Object[] values = new Object[children.length];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = children[i].eval(row);
+            }
+            return evaluator.evaluate(values);
+        }
+    }
+
     /** {@code LIKE} with {@code %} (any sequence) and {@code _} (one character), matched without allocating. */
     static final class LikePattern {
         private static final byte LIT = 0;
