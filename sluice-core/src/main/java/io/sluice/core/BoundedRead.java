@@ -106,7 +106,7 @@ final class BoundedRead {
         Sluice sluice = frame.sluice();
         Path metadata = Files.createTempDirectory("sluice-read-");
         try {
-            MicroBatchStream stream = source.provider().createStream(new StreamContext(source.options(),
+            MicroBatchStream stream = frame.reads().createStream(source.provider(), new StreamContext(source.options(),
                     source.schema(), metadata, sluice.clock(), UUID.randomUUID().toString(), 0, true,
                     sluice.sessionTimeZone()));
             try {

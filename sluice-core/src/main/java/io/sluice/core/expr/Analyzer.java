@@ -51,6 +51,8 @@ final class Analyzer {
     private final SluiceClock clock;
     /** The session time zone (Spark's spark.sql.session.timeZone): every zone-dependent expression uses it. */
     private final ZoneId zone;
+    /** The input columns read by what was resolved since the last {@link #takeUsed()} (column pruning). */
+    private final java.util.BitSet used = new java.util.BitSet();
 
     Analyzer(StructType input, SluiceClock clock, ZoneId zone) {
         this.input = input;
@@ -62,6 +64,13 @@ final class Analyzer {
         return input;
     }
 
+    /** The input columns the expressions resolved since the last call read (a struct column read whole). */
+    java.util.BitSet takeUsed() {
+        java.util.BitSet out = (java.util.BitSet) used.clone();
+        used.clear();
+        return out;
+    }
+
     Bound resolve(Expr e) {
         if (e instanceof Expr.ColumnRef c) {
             return column(c);
@@ -69,6 +78,7 @@ final class Analyzer {
             return literal(l);
         } else if (e instanceof Expr.InputColumn c) {
             StructField f = input.field(c.index());
+            used.set(c.index());
             return new Bound(new Eval.Input(c.index()), f.dataType(), false, f.nullable(), false, quote(f.name()),
                     f.name(), true, null);
         } else if (e instanceof Expr.Unary u) {
@@ -172,6 +182,7 @@ final class Analyzer {
             throw unresolved(parts, c.origin());
         }
         StructField f = input.field(i);
+        used.set(i);
         Bound b = new Bound(new Eval.Input(i), f.dataType(), false, f.nullable(), false, quote(f.name()), f.name(),
                 true, c.origin());
         for (int k = 1; k < parts.size(); k++) {
