@@ -158,4 +158,148 @@ class ParquetPushDownTest {
         assertThat(r.rows()).containsExactlyInAnyOrderElementsOf(expected(IntStream.range(901, 1000)));
         assertThat(r.read()).isEqualTo(10);
     }
+
+    @Test
+    void aColumnMissingFromAFileReadsAsNullSoAComparisonOnItSkipsTheWholeFile() throws Exception {
+        TestParquetFiles.write(in.resolve("b.parquet"), "message m { required int64 id; }", 100,
+                rows(200, i -> new Object[]{1000L + i}));
+        Result r = where("opt > 950");
+        assertThat(r.rows()).containsExactlyInAnyOrderElementsOf(expected(IntStream.range(951, 1000)));
+        assertThat(r.read()).isEqualTo(1);
+        assertThat(r.skipped()).isEqualTo(11);
+        Result isNull = where("opt IS NULL");
+        List<Row> rows = new ArrayList<>(expected(IntStream.range(300, 400)));
+        IntStream.range(1000, 1200).forEach(i -> rows.add(Row.of((long) i, null, null)));
+        assertThat(isNull.rows()).containsExactlyInAnyOrderElementsOf(rows);
+        assertThat(isNull.read()).isEqualTo(3);
+    }
+
+    @Test
+    void namesMatchIgnoringCaseAndAnInt32ColumnReadAsBigintIsFilteredByItsOwnType() throws Exception {
+        Result r = stream("ID bigint, NAME string, OPT bigint", f -> f.where("ID > 900"));
+        assertThat(r.rows()).containsExactlyInAnyOrderElementsOf(expected(IntStream.range(901, 1000)));
+        assertThat(r.read()).isEqualTo(1);
+        Files.delete(in.resolve("a.parquet"));
+        TestParquetFiles.write(in.resolve("narrow.parquet"), "message m { required int32 id; }", 100,
+                rows(1000, i -> new Object[]{i}));
+        Result widened = stream("id bigint", f -> f.where("id > 900"));
+        assertThat(widened.rows()).containsExactlyInAnyOrderElementsOf(
+                IntStream.range(901, 1000).mapToObj(i -> Row.of((long) i)).toList());
+        assertThat(widened.read()).isEqualTo(1);
+        // A bigint beyond int's range is not handed to parquet-java for an INT32 column: read, and no row matches.
+        Result beyond = stream("id bigint", f -> f.where("id < 3000000000"));
+        assertThat(beyond.rows()).hasSize(1000);
+        assertThat(beyond.read()).isEqualTo(10);
+        Result none = stream("id bigint", f -> f.where("id > 3000000000"));
+        assertThat(none.rows()).isEmpty();
+        assertThat(none.read()).isEqualTo(10);
+    }
+
+    @Test
+    void decimalsDatesAndTimestampsSkipRowGroupsInt96AndDoublesDoNot() throws Exception {
+        Files.delete(in.resolve("a.parquet"));
+        TestParquetFiles.write(in.resolve("types.parquet"), "message m { required int32 i; "
+                + "optional int32 d9 (DECIMAL(9,2)); optional int64 d18 (DECIMAL(18,2)); "
+                + "optional fixed_len_byte_array(9) d20 (DECIMAL(20,2)); optional int32 dt (DATE); "
+                + "optional int64 ts (TIMESTAMP(MICROS,true)); optional int64 tsm (TIMESTAMP(MILLIS,true)); "
+                + "optional int96 ts96; optional double f; }", 100, rows(1000, i -> new Object[]{i, i - 500,
+                (long) i - 500, fixed(i - 500), i, i * 1_000_000L, i * 1000L, int96(i), (double) i}));
+        String ddl = "i int, d9 decimal(9,2), d18 decimal(18,2), d20 decimal(20,2), dt date, ts timestamp, "
+                + "tsm timestamp, ts96 timestamp, f double";
+        String day900 = LocalDate.ofEpochDay(900).toString();
+        for (String where : List.of("d9 > 4.00", "d18 > 4.00", "d20 > 4.00", "dt > DATE '" + day900 + "'",
+                "ts > TIMESTAMP '1970-01-01 00:15:00Z'", "tsm > TIMESTAMP '1970-01-01 00:15:00Z'",
+                "ts96 > TIMESTAMP '1970-01-01 00:15:00Z'", "f > 900.0", "d20 < -4.99", "d20 IN (-5.00, 4.99)")) {
+            Result r = stream(ddl, f -> f.where(where).select("i"));
+            List<Integer> ids = r.rows().stream().map(row -> (Integer) row.get(0)).sorted().toList();
+            boolean skips = !where.startsWith("ts96") && !where.startsWith("f ");
+            if (where.startsWith("d20 <")) {
+                assertThat(ids).as(where).isEqualTo(IntStream.range(0, 1).boxed().toList());
+                assertThat(r.read()).as(where).isEqualTo(1);
+            } else if (where.startsWith("d20 IN")) {
+                assertThat(ids).as(where).containsExactly(0, 999);
+                assertThat(r.read()).as(where).isEqualTo(10);
+            } else {
+                assertThat(ids).as(where).isEqualTo(IntStream.range(901, 1000).boxed().toList());
+                assertThat(r.read()).as(where).isEqualTo(skips ? 1 : 10);
+            }
+        }
+    }
+
+    /** The unscaled value in 9 bytes, big-endian two's complement. */
+    private static byte[] fixed(long unscaled) {
+        byte[] out = new byte[9];
+        out[0] = (byte) (unscaled < 0 ? 0xFF : 0);
+        ByteBuffer.wrap(out, 1, 8).putLong(unscaled);
+        return out;
+    }
+
+    /** Second {@code seconds} of 1970-01-01 as INT96: nanoseconds of the day, then the Julian day, little-endian. */
+    private static byte[] int96(long seconds) {
+        return ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(seconds * 1_000_000_000L)
+                .putInt(2_440_588).array();
+    }
+
+    @Test
+    void onlyTheColumnsTheQueryUsesAreDecoded() throws Exception {
+        Files.delete(in.resolve("a.parquet"));
+        TestParquetFiles.write(in.resolve("c.parquet"), "message m { required int64 id; required int64 bad; }",
+                100, rows(1000, i -> new Object[]{(long) i, (long) i}));
+        // "bad" is bigint in the file and int in the schema: decoding it fails, as in Spark.
+        String ddl = "id bigint, bad int";
+        assertThatThrownBy(() -> stream(ddl, f -> f)).isInstanceOf(StreamingQueryException.class)
+                .hasStackTraceContaining("PARQUET_COLUMN_DATA_TYPE_MISMATCH");
+        Result r = stream(ddl, f -> f.where("id > 900").select("id"));
+        assertThat(r.rows()).containsExactlyInAnyOrderElementsOf(
+                IntStream.range(901, 1000).mapToObj(i -> Row.of((long) i)).toList());
+        assertThat(r.read()).isEqualTo(1);
+        Result computed = stream(ddl, f -> f.selectExpr("id * 2 AS twice").where("twice = 4"));
+        assertThat(computed.rows()).containsExactly(Row.of(4L));
+        assertThat(computed.read()).isEqualTo(10);
+        assertThatThrownBy(() -> stream(ddl, f -> f.map(row -> Row.of(row.get(0)),
+                io.sluice.api.types.StructType.fromDDL("id bigint")))).isInstanceOf(StreamingQueryException.class)
+                .hasStackTraceContaining("PARQUET_COLUMN_DATA_TYPE_MISMATCH");
+        // The bounded read prunes and filters alike.
+        var frame = sluice.read().format("parquet").schema(ddl).load(in.toString());
+        assertThat(frame.where("id > 997").select("id").collectAsList()).containsExactlyInAnyOrder(Row.of(998L),
+                Row.of(999L));
+        assertThat(frame.drop("bad").count()).isEqualTo(1000);
+        assertThatThrownBy(frame::count).hasStackTraceContaining("PARQUET_COLUMN_DATA_TYPE_MISMATCH");
+    }
+
+    @Test
+    void theBoundedReadSkipsRowGroupsToo() throws Exception {
+        assertThat(sluice.read().format("parquet").schema(DDL).load(in.toString()).where("id > 900 AND opt < 905")
+                .collectAsList()).containsExactlyInAnyOrderElementsOf(expected(IntStream.range(901, 905)));
+    }
+
+    @Test
+    void aBatchReRunAfterAFailureReadsTheSameRows() throws Exception {
+        TestParquetFiles.write(in.resolve("b.parquet"), TEN_GROUPS, 100, rows(1000, i -> new Object[]{1000L + i,
+                "n" + (1000 + i), 1000L + i}));
+        Files.setLastModifiedTime(in.resolve("a.parquet"), java.nio.file.attribute.FileTime.fromMillis(1_000));
+        Files.setLastModifiedTime(in.resolve("b.parquet"), java.nio.file.attribute.FileTime.fromMillis(2_000));
+        List<Row> seen = new CopyOnWriteArrayList<>();
+        boolean[] failed = {false};
+        Path chk = tmp.resolve("chk-rerun");
+        java.util.function.Supplier<StreamingQuery> start = () -> sluice.readStream().format("parquet").schema(DDL)
+                .option("maxFilesPerTrigger", "1").load(in.toString()).where("id > 900 AND id < 1100")
+                .select("id").writeStream().option("checkpointLocation", chk.toString())
+                .foreachBatch((batch, id) -> {
+                    if (id == 1 && !failed[0]) {
+                        failed[0] = true;
+                        throw new IllegalStateException("fails once");
+                    }
+                    seen.addAll(batch.rows());
+                }).trigger(Trigger.availableNow()).start();
+        StreamingQuery first = start.get();
+        assertThatThrownBy(first::awaitTermination).hasStackTraceContaining("fails once");
+        StreamingQuery second = start.get();
+        second.awaitTermination();
+        assertThat(seen).extracting(row -> (Long) row.get(0)).containsExactlyInAnyOrderElementsOf(
+                IntStream.range(901, 1100).mapToObj(i -> (long) i).toList());
+        Map<String, String> m = second.lastProgress().sources().get(0).metrics();
+        assertThat(second.lastProgress().batchId()).isEqualTo(1);
+        assertThat(m).containsEntry("numRowGroupsRead", "1").containsEntry("numRowGroupsSkipped", "9");
+    }
 }
