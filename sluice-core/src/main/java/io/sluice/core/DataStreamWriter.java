@@ -179,8 +179,9 @@ public final class DataStreamWriter {
         }
         // As in Spark, where queryName(..) itself sets the option.
         String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
-        QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(), RowOperator.chain(frame.operators()),
-                sink, opts, trigger, checkpoint, minBatchesToRetain, List.of(frame.reads()));
+        QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(),
+                RowOperator.chain(frame.operators()), sink, opts, trigger, checkpoint, minBatchesToRetain,
+                List.of(frame.reads()));
         return MicroBatchExecution.start(sluice, spec);
     }
 

@@ -184,12 +184,15 @@ final class ParquetFilters {
                     ? new Operand(FilterApi.booleanColumn(n), v -> (Boolean) v) : null;
         }
         if (type == AtomicType.DATE_TYPE) {
-            return pt == PrimitiveType.PrimitiveTypeName.INT32 && a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation
-                    ? new Operand(FilterApi.intColumn(n), v -> Math.toIntExact(((LocalDate) v).toEpochDay())) : null;
+            boolean date = pt == PrimitiveType.PrimitiveTypeName.INT32
+                    && a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation;
+            return date ? new Operand(FilterApi.intColumn(n), v -> Math.toIntExact(((LocalDate) v).toEpochDay()))
+                    : null;
         }
         if (type == AtomicType.TIMESTAMP_TYPE) {
             if (pt != PrimitiveType.PrimitiveTypeName.INT64
-                    || !(a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts) || !ts.isAdjustedToUTC()) {
+                    || !(a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts)
+                    || !ts.isAdjustedToUTC()) {
                 return null;
             }
             return switch (ts.getUnit()) {

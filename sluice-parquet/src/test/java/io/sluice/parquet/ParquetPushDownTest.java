@@ -78,7 +78,8 @@ class ParquetPushDownTest {
         Map<String, String> m = q.lastProgress().sources().get(0).metrics();
         List<Row> rows = new ArrayList<>(MemorySink.rows(table));
         MemorySink.clear(table);
-        return new Result(rows, Long.parseLong(m.get("numRowGroupsRead")), Long.parseLong(m.get("numRowGroupsSkipped")));
+        return new Result(rows, Long.parseLong(m.get("numRowGroupsRead")),
+                Long.parseLong(m.get("numRowGroupsSkipped")));
     }
 
     private Result where(String condition) throws Exception {

@@ -112,7 +112,8 @@ public final class Compiler {
             conjuncts(a.right, input, out);
         } else if (e instanceof Eval.IsNull n && n.child instanceof Eval.Input in && pushable(input, in)) {
             String name = input.field(in.index).name();
-            out.add(new Conjunct(in.index, n.negated ? new ColumnFilter.IsNotNull(name) : new ColumnFilter.IsNull(name)));
+            out.add(new Conjunct(in.index, n.negated ? new ColumnFilter.IsNotNull(name)
+                    : new ColumnFilter.IsNull(name)));
         } else if (e instanceof Eval.Compare c && c.op != Eval.NE) {
             if (c.left instanceof Eval.Input in && c.right instanceof Eval.Const k) {
                 compare(input, in, c.op, k.value, out);
