@@ -161,6 +161,20 @@ class ParquetPushDownTest {
     }
 
     @Test
+    void anEqualityTheStatisticsCannotRuleOutIsRuledOutByTheDictionary() throws Exception {
+        Files.delete(in.resolve("a.parquet"));
+        // k alternates 0 and 100 in every row group, and is 50 once in group 7: min 0, max 100 everywhere.
+        TestParquetFiles.write(in.resolve("d.parquet"), "message m { required int64 id; required int64 k; }", 100,
+                rows(1000, i -> new Object[]{(long) i, i == 750 ? 50L : i % 2 == 0 ? 0L : 100L}), true);
+        Result r = stream("id bigint, k bigint", f -> f.where("k = 50"));
+        assertThat(r.rows()).containsExactly(Row.of(750L, 50L));
+        assertThat(r.read()).isEqualTo(1);
+        Result in = stream("id bigint, k bigint", f -> f.where("k IN (25, 50)"));
+        assertThat(in.rows()).containsExactly(Row.of(750L, 50L));
+        assertThat(in.read()).isEqualTo(1);
+    }
+
+    @Test
     void aColumnMissingFromAFileReadsAsNullSoAComparisonOnItSkipsTheWholeFile() throws Exception {
         TestParquetFiles.write(in.resolve("b.parquet"), "message m { required int64 id; }", 100,
                 rows(200, i -> new Object[]{1000L + i}));

@@ -28,13 +28,19 @@ final class TestParquetFiles {
     }
 
     static void write(Path file, String messageType, int rowsPerGroup, List<Object[]> rows) throws IOException {
+        write(file, messageType, rowsPerGroup, rows, false);
+    }
+
+    /** As {@link #write(Path, String, int, List)}, with dictionary encoding on or off. */
+    static void write(Path file, String messageType, int rowsPerGroup, List<Object[]> rows, boolean dictionary)
+            throws IOException {
         MessageType schema = MessageTypeParser.parseMessageType(messageType);
         try (ParquetWriter<Object[]> w = new Builder(file, schema)
                 .withConf(new PlainParquetConfiguration())
                 .withCodecFactory(ParquetCodecs.INSTANCE)
                 .withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
                 .withRowGroupRowCountLimit(rowsPerGroup)
-                .withDictionaryEncoding(false)
+                .withDictionaryEncoding(dictionary)
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
                 .build()) {
             for (Object[] r : rows) {
