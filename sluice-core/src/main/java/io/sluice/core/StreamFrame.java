@@ -74,7 +74,12 @@ public final class StreamFrame {
 
     /** What a query of this frame reads of its source, its sink taking every column of {@link #schema()}. */
     QueryReads reads() {
-        return QueryReads.of(source.schema(), steps, schema.size());
+        return reads(true);
+    }
+
+    /** As {@link #reads()}; {@code sinkReadsRows} false for an action that only counts rows ({@code count()}). */
+    QueryReads reads(boolean sinkReadsRows) {
+        return QueryReads.of(source.schema(), steps, sinkReadsRows ? schema.size() : 0);
     }
 
     Sluice sluice() {
