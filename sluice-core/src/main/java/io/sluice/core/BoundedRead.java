@@ -49,10 +49,13 @@ final class BoundedRead {
         return rows;
     }
 
-    /** The number of rows, counted as they are read (the noop sink's writer): none is kept. */
+    /**
+     * The number of rows, counted as they are read (the noop sink's writer): none is kept, and no column is
+     * needed for the count itself (only those the frame's steps use are asked of the source).
+     */
     static long count(StreamFrame frame) throws Exception {
         BatchWriter counter = new NoopSink().beginBatch(0);
-        run(frame, counter);
+        run(frame, counter, frame.reads(false));
         return counter.numOutputRows();
     }
 
@@ -102,11 +105,15 @@ final class BoundedRead {
      * (none when there is nothing to read).
      */
     private static List<Object> run(StreamFrame frame, BatchWriter writer) throws Exception {
+        return run(frame, writer, frame.reads(true));
+    }
+
+    private static List<Object> run(StreamFrame frame, BatchWriter writer, QueryReads reads) throws Exception {
         DataStreamReader.SourceSpec source = frame.source();
         Sluice sluice = frame.sluice();
         Path metadata = Files.createTempDirectory("sluice-read-");
         try {
-            MicroBatchStream stream = source.provider().createStream(new StreamContext(source.options(),
+            MicroBatchStream stream = reads.createStream(source.provider(), new StreamContext(source.options(),
                     source.schema(), metadata, sluice.clock(), UUID.randomUUID().toString(), 0, true,
                     sluice.sessionTimeZone()));
             try {

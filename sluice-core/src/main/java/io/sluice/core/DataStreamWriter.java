@@ -179,8 +179,9 @@ public final class DataStreamWriter {
         }
         // As in Spark, where queryName(..) itself sets the option.
         String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
-        QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(), RowOperator.chain(frame.operators()),
-                sink, opts, trigger, checkpoint, minBatchesToRetain);
+        QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(),
+                RowOperator.chain(frame.operators()), sink, opts, trigger, checkpoint, minBatchesToRetain,
+                List.of(frame.reads()));
         return MicroBatchExecution.start(sluice, spec);
     }
 
@@ -192,16 +193,34 @@ public final class DataStreamWriter {
     /**
      * Everything a query needs to run, fixed at start. {@code sources} in order (source i is line i of
      * {@code offsets/N} and folder {@code sources/<i>}); the public API gives one, a union will give several, each
-     * read through the same {@code operator}.
+     * read through the same {@code operator}. {@code reads}: per source, what the query reads of it (column pruning
+     * and filter pushdown); null or empty when not known, then every column and no filter.
      */
     record QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
                      RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
-                     Path checkpointLocation, int minBatchesToRetain) {
+                     Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
         QuerySpec {
             sources = List.copyOf(sources);
             if (sources.isEmpty()) {
                 throw new IllegalArgumentException("A query needs at least one source");
             }
+            reads = reads == null ? List.of() : List.copyOf(reads);
+            if (!reads.isEmpty() && reads.size() != sources.size()) {
+                throw new IllegalArgumentException("One QueryReads per source is needed");
+            }
+        }
+
+        QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
+                  RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
+                  Path checkpointLocation, int minBatchesToRetain) {
+            this(name, sources, outputSchema, operator, sink, sinkOptions, trigger, checkpointLocation,
+                    minBatchesToRetain, List.of());
+        }
+
+        /** The stream of source {@code i}, made with what the query reads of it when that is known. */
+        io.sluice.api.source.MicroBatchStream createStream(int i, io.sluice.api.source.StreamContext context) {
+            io.sluice.api.source.SourceProvider provider = sources.get(i).provider();
+            return reads.isEmpty() ? provider.createStream(context) : reads.get(i).createStream(provider, context);
         }
     }
 }

@@ -172,7 +172,7 @@ final class MicroBatchExecution implements StreamingQuery {
             for (int i = 0; i < spec.sources().size(); i++) {
                 DataStreamReader.SourceSpec source = spec.sources().get(i);
                 Path folder = checkpoint.sourceDir(i);
-                MicroBatchStream stream = source.provider().createStream(new StreamContext(source.options(),
+                MicroBatchStream stream = spec.createStream(i, new StreamContext(source.options(),
                         source.schema(), folder, sluice.clock(), checkpoint.queryId(), i, false,
                         sluice.sessionTimeZone()));
                 sources.add(new SourceExecution(i, source, stream, folder));

@@ -33,18 +33,21 @@ public final class StreamFrame {
     private final DataStreamReader.SourceSpec source;
     private final StructType schema;
     private final List<RowOperator> operators;
+    /** What each operator reads and implies, for column pruning and filter pushdown ({@link QueryReads}). */
+    private final List<QueryReads.Step> steps;
     private final boolean bounded;
 
     StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, boolean bounded) {
-        this(sluice, source, source.schema(), List.of(), bounded);
+        this(sluice, source, source.schema(), List.of(), List.of(), bounded);
     }
 
     private StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, StructType schema,
-                        List<RowOperator> operators, boolean bounded) {
+                        List<RowOperator> operators, List<QueryReads.Step> steps, boolean bounded) {
         this.sluice = sluice;
         this.source = source;
         this.schema = schema;
         this.operators = List.copyOf(operators);
+        this.steps = List.copyOf(steps);
         this.bounded = bounded;
     }
 
@@ -53,15 +56,30 @@ public final class StreamFrame {
         return schema;
     }
 
-    /** A new frame: this one followed by one more per-row step producing {@code newSchema}. */
-    StreamFrame with(RowOperator operator, StructType newSchema) {
+    /**
+     * A new frame: this one followed by one more per-row step producing {@code newSchema}; {@code step} says what
+     * it reads (an opaque step reads everything).
+     */
+    private StreamFrame with(RowOperator operator, StructType newSchema, QueryReads.Step step) {
         List<RowOperator> ops = new ArrayList<>(operators);
         ops.add(operator);
-        return new StreamFrame(sluice, source, newSchema, ops, bounded);
+        List<QueryReads.Step> st = new ArrayList<>(steps);
+        st.add(step);
+        return new StreamFrame(sluice, source, newSchema, ops, st, bounded);
     }
 
     List<RowOperator> operators() {
         return operators;
+    }
+
+    /** What a query of this frame reads of its source, its sink taking every column of {@link #schema()}. */
+    QueryReads reads() {
+        return reads(true);
+    }
+
+    /** As {@link #reads()}; {@code sinkReadsRows} false for an action that only counts rows ({@code count()}). */
+    QueryReads reads(boolean sinkReadsRows) {
+        return QueryReads.of(source.schema(), steps, sinkReadsRows ? schema.size() : 0);
     }
 
     Sluice sluice() {
@@ -146,7 +164,8 @@ public final class StreamFrame {
     public StreamFrame filter(Predicate<Row> predicate) {
         Objects.requireNonNull(predicate, "predicate");
         StructType in = schema;
-        return with(row -> predicate.test(withSchema(row, in)) ? row : null, schema);
+        return with(row -> predicate.test(withSchema(row, in)) ? row : null, schema,
+                new QueryReads.Step.Opaque(schema.size()));
     }
 
     /**
@@ -209,7 +228,7 @@ public final class StreamFrame {
             return this;
         }
         StructType renamedSchema = new StructType(fields);
-        return with(row -> row.attach(renamedSchema), renamedSchema);
+        return with(row -> row.attach(renamedSchema), renamedSchema, QueryReads.Step.identity(schema.size()));
     }
 
     /**
@@ -235,7 +254,7 @@ public final class StreamFrame {
                         + outputSchema.size() + " columns");
             }
             return out.schema() == outputSchema ? out : out.attach(outputSchema);
-        }, outputSchema);
+        }, outputSchema, new QueryReads.Step.Opaque(in.size()));
     }
 
     private static Row withSchema(Row row, StructType schema) {
@@ -245,13 +264,13 @@ public final class StreamFrame {
     private StreamFrame project(List<Expr> items) {
         Compiler.Projection p = Compiler.projection(schema, items, sluice.clock(), sluice.sessionTimeZone(),
                 sluice.providers().functions());
-        return p.isIdentity() ? this : with(p::apply, p.schema());
+        return p.isIdentity() ? this : with(p::apply, p.schema(), QueryReads.Step.of(p, schema.size()));
     }
 
     private StreamFrame filterExpr(Expr condition) {
         Compiler.Condition c = Compiler.condition(schema, condition, sluice.clock(), sluice.sessionTimeZone(),
                 sluice.providers().functions());
-        return with(row -> c.test(row) ? row : null, schema);
+        return with(row -> c.test(row) ? row : null, schema, new QueryReads.Step.Filter(c.uses(), c.conjuncts()));
     }
 
     /** True for a frame from {@link Sluice#readStream()}, false for a one-off read from {@link Sluice#read()}. */

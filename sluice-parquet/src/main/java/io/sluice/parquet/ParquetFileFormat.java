@@ -51,6 +51,19 @@ public final class ParquetFileFormat implements FileFormat, FileFormat.Writing {
         return new ParquetReading(dataSchema);
     }
 
+    /** Columns are chunks of their own: a read decodes only the columns it requires. */
+    @Override
+    public boolean prunesColumns(Options options, StructType dataSchema) {
+        return true;
+    }
+
+    /** Row groups the filters rule out by their statistics (dictionaries, bloom filters) are not read. */
+    @Override
+    public FileFormatReader reader(Options options, StructType dataSchema,
+                                   List<io.sluice.api.source.ColumnFilter> filters) {
+        return new ParquetReading(dataSchema, filters);
+    }
+
     /**
      * The schema of the newest sample file's footer (Spark's {@code mergeSchema=false} takes one file's schema
      * too), converted as Spark's {@code ParquetToSparkSchemaConverter} does; with {@code mergeSchema=true} the

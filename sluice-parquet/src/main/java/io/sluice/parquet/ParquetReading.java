@@ -56,9 +56,50 @@ import java.util.function.Consumer;
 final class ParquetReading implements FileFormatReader {
     private static final long MICROS_PER_DAY = 86_400_000_000L;
     private final StructType schema;
+    /** The read's filters on the schema's columns: row groups they rule out are not read ({@link ParquetFilters}). */
+    private final List<io.sluice.api.source.ColumnFilter> filters;
+    private final java.util.concurrent.atomic.LongAdder rowGroupsRead = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder rowGroupsSkipped =
+            new java.util.concurrent.atomic.LongAdder();
 
     ParquetReading(StructType schema) {
+        this(schema, List.of());
+    }
+
+    ParquetReading(StructType schema, List<io.sluice.api.source.ColumnFilter> filters) {
         this.schema = schema;
+        this.filters = List.copyOf(filters);
+    }
+
+    /** {@code numRowGroupsRead} and {@code numRowGroupsSkipped} (by the filters) of every file opened so far. */
+    @Override
+    public Map<String, Long> metrics() {
+        return Map.of("numRowGroupsRead", rowGroupsRead.sum(), "numRowGroupsSkipped", rowGroupsSkipped.sum());
+    }
+
+    /** The indexes of the file's row groups to read: those the filters do not rule out, in file order. */
+    private int[] rowGroups(ParquetFileReader reader, MessageType fileSchema) {
+        List<org.apache.parquet.hadoop.metadata.BlockMetaData> all = reader.getFooter().getBlocks();
+        int[] keep;
+        ParquetFilters.FilePredicate p = filters.isEmpty() ? ParquetFilters.FilePredicate.NONE
+                : ParquetFilters.of(fileSchema, schema, filters);
+        if (p.matchesNothing()) {
+            keep = new int[0];
+        } else if (p.predicate() == null) {
+            keep = java.util.stream.IntStream.range(0, all.size()).toArray();
+        } else {
+            java.util.Set<org.apache.parquet.hadoop.metadata.BlockMetaData> kept = java.util.Collections.newSetFromMap(
+                    new java.util.IdentityHashMap<>());
+            kept.addAll(org.apache.parquet.filter2.compat.RowGroupFilter.filterRowGroups(List.of(
+                    org.apache.parquet.filter2.compat.RowGroupFilter.FilterLevel.STATISTICS,
+                    org.apache.parquet.filter2.compat.RowGroupFilter.FilterLevel.DICTIONARY,
+                    org.apache.parquet.filter2.compat.RowGroupFilter.FilterLevel.BLOOMFILTER),
+                    org.apache.parquet.filter2.compat.FilterCompat.get(p.predicate()), all, reader));
+            keep = java.util.stream.IntStream.range(0, all.size()).filter(i -> kept.contains(all.get(i))).toArray();
+        }
+        rowGroupsRead.add(keep.length);
+        rowGroupsSkipped.add(all.size() - keep.length);
+        return keep;
     }
 
     @Override
@@ -85,7 +126,7 @@ final class ParquetReading implements FileFormatReader {
             RootConverter root = new RootConverter(file, fileSchema, schema);
             reader.setRequestedSchema(root.requested);
             MessageColumnIO io = new ColumnIOFactory().getColumnIO(root.requested, fileSchema, true);
-            return new Rows(reader, io, root);
+            return new Rows(reader, io, root, rowGroups(reader, fileSchema));
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e;
@@ -105,20 +146,24 @@ final class ParquetReading implements FileFormatReader {
         private final ParquetFileReader reader;
         private final MessageColumnIO io;
         private final RootConverter root;
+        /** The row groups to read, by index in the file; the next one is {@code groups[group]}. */
+        private final int[] groups;
+        private int group;
         private RecordReader<Row> records;
         private long left;
         private Row current;
 
-        Rows(ParquetFileReader reader, MessageColumnIO io, RootConverter root) {
+        Rows(ParquetFileReader reader, MessageColumnIO io, RootConverter root, int[] groups) {
             this.reader = reader;
             this.io = io;
             this.root = root;
+            this.groups = groups;
         }
 
         @Override
         public boolean next() throws IOException {
             while (left == 0) {
-                PageReadStore pages = reader.readNextRowGroup();
+                PageReadStore pages = group < groups.length ? reader.readRowGroup(groups[group++]) : null;
                 if (pages == null) {
                     return false;
                 }
@@ -152,7 +197,7 @@ final class ParquetReading implements FileFormatReader {
     }
 
     /** A file's field for a schema field: by exact name, else ignoring case. */
-    private static int find(GroupType g, String name) {
+    static int find(GroupType g, String name) {
         if (g.containsField(name)) {
             return g.getFieldIndex(name);
         }

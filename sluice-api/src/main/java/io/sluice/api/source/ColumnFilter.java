@@ -128,14 +128,32 @@ public sealed interface ColumnFilter extends Serializable {
         }
     }
 
+    private static int compareCodePoints(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                if (Character.isSurrogate(x) || Character.isSurrogate(y)) {
+                    return Integer.compare(a.codePointAt(i), b.codePointAt(i));
+                }
+                return x - y;
+            }
+        }
+        return a.length() - b.length();
+    }
+
     /**
-     * Values of one column's type compare as themselves, binary values as unsigned bytes (as Spark's do), numbers
-     * of different boxes by their decimal value.
+     * Values of one column's type compare as themselves, binary values as unsigned bytes and strings by code point
+     * (their UTF-8 bytes' order, as Spark's do), numbers of different boxes by their decimal value.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     private static int compare(Object a, Object b) {
         if (a instanceof byte[] x && b instanceof byte[] y) {
             return java.util.Arrays.compareUnsigned(x, y);
+        }
+        if (a instanceof String x && b instanceof String y) {
+            return compareCodePoints(x, y);
         }
         if (a instanceof Number x && b instanceof Number y && a.getClass() != b.getClass()) {
             return new BigDecimal(x.toString()).compareTo(new BigDecimal(y.toString()));

@@ -62,6 +62,8 @@ final class Analyzer {
     private final ZoneId zone;
     /** Contributed functions by lower-case name (none of them a built-in one). */
     private final Map<String, SqlFunction> functions;
+    /** The input columns read by what was resolved since the last {@link #takeUsed()} (column pruning). */
+    private final java.util.BitSet used = new java.util.BitSet();
 
     Analyzer(StructType input, SluiceClock clock, ZoneId zone) {
         this(input, clock, zone, Map.of());
@@ -78,6 +80,13 @@ final class Analyzer {
         return input;
     }
 
+    /** The input columns the expressions resolved since the last call read (a struct column read whole). */
+    java.util.BitSet takeUsed() {
+        java.util.BitSet out = (java.util.BitSet) used.clone();
+        used.clear();
+        return out;
+    }
+
     Bound resolve(Expr e) {
         if (e instanceof Expr.ColumnRef c) {
             return column(c);
@@ -85,6 +94,7 @@ final class Analyzer {
             return literal(l);
         } else if (e instanceof Expr.InputColumn c) {
             StructField f = input.field(c.index());
+            used.set(c.index());
             return new Bound(new Eval.Input(c.index()), f.dataType(), false, f.nullable(), false, quote(f.name()),
                     f.name(), true, null);
         } else if (e instanceof Expr.Unary u) {
@@ -188,6 +198,7 @@ final class Analyzer {
             throw unresolved(parts, c.origin());
         }
         StructField f = input.field(i);
+        used.set(i);
         Bound b = new Bound(new Eval.Input(i), f.dataType(), false, f.nullable(), false, quote(f.name()), f.name(),
                 true, c.origin());
         for (int k = 1; k < parts.size(); k++) {

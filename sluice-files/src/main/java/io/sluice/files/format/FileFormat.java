@@ -2,6 +2,7 @@ package io.sluice.files.format;
 
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
+import io.sluice.api.source.ColumnFilter;
 import io.sluice.api.types.StructType;
 
 import java.io.IOException;
@@ -47,6 +48,27 @@ public interface FileFormat {
 
     /** A reader of files of this format into rows of {@code dataSchema}; options already validated. */
     FileFormatReader reader(Options options, StructType dataSchema);
+
+    /**
+     * Whether the file source may hand {@link #reader} only the data columns a read requires (column pruning:
+     * the others read as null), for a source of these options and this data schema. Only when it gives the same
+     * records as reading every column (a format whose rows are malformed or not by all their columns at once, as
+     * JSON with the corrupt-record column, must not). False by default.
+     */
+    default boolean prunesColumns(Options options, StructType dataSchema) {
+        return false;
+    }
+
+    /**
+     * A reader as {@link #reader(Options, StructType)}, which may leave out rows that cannot match
+     * {@code filters} (their AND; each on columns of {@code dataSchema}, with {@link ColumnFilter}'s semantics),
+     * e.g. by skipping the parts of a file its statistics rule out. Inexact: it may return rows that do not
+     * match, and the file source's host evaluates the filters again; it must never leave out one that matches.
+     * By default the filters are not used.
+     */
+    default FileFormatReader reader(Options options, StructType dataSchema, List<ColumnFilter> filters) {
+        return reader(options, dataSchema);
+    }
 
     /** A schema inferred from sample files (see {@link FileFormats#infer}). */
     StructType infer(Options options, List<Path> sampleFiles) throws IOException;

@@ -19,4 +19,13 @@ public interface FileFormatReader {
      * open never blocks.
      */
     RowIterator open(Path file) throws IOException;
+
+    /**
+     * Counts of this reader's work since it was made, summed over every {@link #open} (e.g. Parquet's
+     * {@code numRowGroupsRead}), reported by the file source among its progress metrics. None by default.
+     * Thread-safe.
+     */
+    default java.util.Map<String, Long> metrics() {
+        return java.util.Map.of();
+    }
 }

@@ -115,6 +115,17 @@ public final class FileFormats {
     }
 
     /**
+     * A reader for files of this format into rows of {@code dataSchema}, which may use {@code filters}
+     * ({@link FileFormat#reader(Options, StructType, List)}). Validates first.
+     */
+    public static FileFormatReader reader(String format, Options options, StructType dataSchema,
+                                          List<io.sluice.api.source.ColumnFilter> filters) {
+        FileFormat f = named(format);
+        f.validate(options, dataSchema);
+        return f.reader(options, dataSchema, filters);
+    }
+
+    /**
      * Infers a schema from sample files, for users who opt in ({@code inferSchema}); unsafe across restarts, as
      * the files seen at start decide the schema. json: Spark's JSON inference (fields sorted by name; bigint,
      * double, decimal, boolean, string, array, struct; timestamps only with {@code inferTimestamp}); csv: names

@@ -57,6 +57,15 @@ public final class JsonFileFormat implements FileFormat, FileFormat.Writing {
         return new JsonFormat(JsonSettings.of(options), dataSchema);
     }
 
+    /**
+     * As Spark's JSON reader: only the required columns are parsed (a malformed value in another is then not
+     * seen), unless the schema has the corrupt-record column, since a record is malformed or not by all of them.
+     */
+    @Override
+    public boolean prunesColumns(Options options, StructType dataSchema) {
+        return dataSchema.indexOf(options.get("columnNameOfCorruptRecord", "_corrupt_record")) < 0;
+    }
+
     @Override
     public StructType infer(Options options, List<Path> sampleFiles) throws IOException {
         return JsonInference.infer(JsonSettings.of(options), sampleFiles);

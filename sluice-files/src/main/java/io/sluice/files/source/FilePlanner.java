@@ -62,12 +62,12 @@ final class FilePlanner {
         this.partitions = partitions;
         this.ignoreMissingFiles = ignoreMissingFiles;
         this.missing = missing;
-        this.pushDown = FilePushDown.none(format, options, schema);
+        this.pushDown = FilePushDown.none(schema);
     }
 
-    /** The read's push-down (the Spark bridge's {@code spark.read()}); called right after construction. */
+    /** The read's push-down (an engine query, the Spark bridge's {@code spark.read()}); right after construction. */
     void pushDown(io.sluice.api.source.PushDown read) {
-        this.pushDown = new FilePushDown(format, options, schema, read);
+        this.pushDown = new FilePushDown(formats.prunesColumns(format, options, schema), read);
     }
 
     /** Remembers the listed sizes of the files just logged as log offset {@code id}: no status call to plan them. */
@@ -123,7 +123,11 @@ final class FilePlanner {
         String key = Layout.keyOf(cols);
         return layouts.computeIfAbsent(key, k -> {
             Layout l = Layout.of(schema, cols, pushDown::reads);
-            readers.computeIfAbsent(k, kk -> formats.reader(format, options, l.dataSchema));
+            readers.computeIfAbsent(k, kk -> {
+                java.util.List<io.sluice.api.source.ColumnFilter> filters = pushDown.dataFilters(l.dataSchema);
+                return filters.isEmpty() ? formats.reader(format, options, l.dataSchema)
+                        : formats.reader(format, options, l.dataSchema, filters);
+            });
             return l;
         });
     }

@@ -5,6 +5,7 @@ import io.sluice.api.source.ColumnFilter;
 import io.sluice.api.source.PushDown;
 import io.sluice.api.types.StructType;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,25 +13,45 @@ import java.util.Map;
 /**
  * What the file source does with a read's push-down ({@link io.sluice.api.source.SupportsPushDown}). Filters
  * are inexact (the host evaluates them again): planning skips a whole file when a filter on its {@code key=value}
- * partition columns alone is false for the file's values; filters that read data columns are not used. Columns:
- * the JSON format parses only the data columns the read requires (as Spark's JSON reader does, a malformed value
- * in a column it does not parse is then not seen); CSV reads by position and text has one column, so they read
- * all. A schema with the corrupt-record column reads every column, since a record is malformed or not by all of
- * them.
+ * partition columns alone is false for the file's values; the filters on data columns alone go to the format's
+ * reader ({@link io.sluice.files.format.FileFormat#reader(Options, StructType, List)}: Parquet skips row groups
+ * by them). Columns: a format that {@link io.sluice.files.format.FileFormat#prunesColumns prunes columns} (JSON,
+ * as Spark's JSON reader, unless the schema has the corrupt-record column; Parquet) reads only the data columns
+ * the read requires; CSV reads by position and text has one column, so they read all.
  */
 final class FilePushDown {
     private final PushDown pushDown;
     private final boolean pruneData;
 
-    FilePushDown(String format, Options options, StructType schema, PushDown pushDown) {
+    FilePushDown(boolean pruneData, PushDown pushDown) {
         this.pushDown = pushDown;
-        String corrupt = options.get("columnNameOfCorruptRecord", "_corrupt_record");
-        this.pruneData = format.equals("json") && schema.indexOf(corrupt) < 0;
+        this.pruneData = pruneData;
     }
 
     /** Nothing pushed. */
-    static FilePushDown none(String format, Options options, StructType schema) {
-        return new FilePushDown(format, options, schema, PushDown.none(schema));
+    static FilePushDown none(StructType schema) {
+        return new FilePushDown(false, PushDown.none(schema));
+    }
+
+    /**
+     * The filters that read only columns of {@code dataSchema} (the columns a layout's format reads), an AND
+     * split into its sides: for the format's reader.
+     */
+    List<ColumnFilter> dataFilters(StructType dataSchema) {
+        List<ColumnFilter> out = new ArrayList<>();
+        for (ColumnFilter f : pushDown.filters()) {
+            split(f, dataSchema, out);
+        }
+        return out;
+    }
+
+    private static void split(ColumnFilter f, StructType dataSchema, List<ColumnFilter> out) {
+        if (f instanceof ColumnFilter.And a) {
+            split(a.left(), dataSchema, out);
+            split(a.right(), dataSchema, out);
+        } else if (dataSchema.fieldNames().containsAll(f.columns())) {
+            out.add(f);
+        }
     }
 
     /** Whether the format reads this data column. */

@@ -356,6 +356,12 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         m.put("numFilesOutstanding", Long.toString(backlogFiles));
         m.put("numBytesTaken", Long.toString(takenBytes));
         m.put("numFilesTaken", Long.toString(takenFiles));
+        // The format readers' own counts (Parquet's row groups read and skipped), summed over the layouts.
+        Map<String, Long> formatCounts = new java.util.TreeMap<>();
+        for (io.sluice.files.format.FileFormatReader r : planner.readers.values()) {
+            r.metrics().forEach((k, v) -> formatCounts.merge(k, v, Long::sum));
+        }
+        formatCounts.forEach((k, v) -> m.put(k, Long.toString(v)));
         return m;
     }
 

@@ -1,6 +1,7 @@
 package io.sluice.files.source;
 
 import io.sluice.api.Options;
+import io.sluice.api.source.ColumnFilter;
 import io.sluice.api.types.StructType;
 import io.sluice.files.format.FileFormat;
 import io.sluice.files.format.FileFormatReader;
@@ -23,6 +24,18 @@ interface Formats {
     void validate(String format, Options options, StructType dataSchema);
 
     FileFormatReader reader(String format, Options options, StructType dataSchema);
+
+    /** A reader that may use the filters ({@link FileFormat#reader(Options, StructType, List)}); not by default. */
+    default FileFormatReader reader(String format, Options options, StructType dataSchema,
+                                    List<ColumnFilter> filters) {
+        return reader(format, options, dataSchema);
+    }
+
+    /** {@link FileFormat#prunesColumns}; JSON without the corrupt-record column by default (the stand-ins). */
+    default boolean prunesColumns(String format, Options options, StructType schema) {
+        return format.equals("json")
+                && schema.indexOf(options.get("columnNameOfCorruptRecord", "_corrupt_record")) < 0;
+    }
 
     StructType infer(String format, Options options, List<Path> sampleFiles);
 
@@ -51,6 +64,18 @@ interface Formats {
             }
 
             @Override
+            public FileFormatReader reader(String format, Options options, StructType dataSchema,
+                                           List<ColumnFilter> filters) {
+                f.validate(options, dataSchema);
+                return f.reader(options, dataSchema, filters);
+            }
+
+            @Override
+            public boolean prunesColumns(String format, Options options, StructType schema) {
+                return f.prunesColumns(options, schema);
+            }
+
+            @Override
             public StructType infer(String format, Options options, List<Path> sampleFiles) {
                 return FileFormats.infer(f, options, sampleFiles);
             }
@@ -72,6 +97,17 @@ interface Formats {
         @Override
         public FileFormatReader reader(String format, Options options, StructType dataSchema) {
             return FileFormats.reader(format, options, dataSchema);
+        }
+
+        @Override
+        public FileFormatReader reader(String format, Options options, StructType dataSchema,
+                                       List<ColumnFilter> filters) {
+            return FileFormats.reader(format, options, dataSchema, filters);
+        }
+
+        @Override
+        public boolean prunesColumns(String format, Options options, StructType schema) {
+            return FileFormats.named(format).prunesColumns(options, schema);
         }
 
         @Override

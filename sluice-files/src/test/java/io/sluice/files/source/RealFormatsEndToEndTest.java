@@ -217,4 +217,23 @@ class RealFormatsEndToEndTest {
             }
         });
     }
+
+    @Test
+    void aQueryParsesOnlyTheJsonColumnsItUsesAndSkipsPartitionFoldersItsWhereRulesOut() throws Exception {
+        file("day=1/a.json", "{\"a\": 1, \"b\": \"x\"}\n");
+        file("day=2/b.json", "{\"a\": 2, \"b\": \"y\"}\n");
+        file("day=3/c.json", "{not json\n");
+        String in = tmp.resolve("in").toString();
+        var frame = sluice.read().format("json").schema("a int, b int, day int").option("mode", "FAILFAST").load(in);
+        // b is a string in the files: parsing it fails, so does reading day=3's broken file.
+        org.assertj.core.api.Assertions.assertThatThrownBy(frame::collectAsList)
+                .hasStackTraceContaining("Malformed records are detected in record parsing");
+        assertThat(frame.where("day < 3").select("a", "day").collectAsList())
+                .containsExactlyInAnyOrder(Row.of(1, 1), Row.of(2, 2));
+        StreamingQuery q = sluice.readStream().format("json").schema("a int, b int, day int").option("mode", "FAILFAST")
+                .load(in).where("day = 2").selectExpr("a * 10 AS x").writeStream().format("memory").queryName(table)
+                .option("checkpointLocation", tmp.resolve("chk").toString()).trigger(Trigger.availableNow()).start();
+        q.awaitTermination();
+        assertThat(MemorySink.rows(table)).containsExactly(Row.of(20));
+    }
 }
