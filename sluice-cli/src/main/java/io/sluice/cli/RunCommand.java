@@ -19,10 +19,7 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.net.MalformedURLException;
-import java.net.URL;
 import java.net.URLClassLoader;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -104,7 +101,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--plugins", paramLabel = "DIR", defaultValue = "${env:SLUICE_PLUGINS}",
             description = "A folder of jars with more sources, data sources and sinks (found through "
-                    + "META-INF/services); default: the SLUICE_PLUGINS environment variable.")
+                    + "META-INF/services), besides the plugins/ folder beside sluice.jar (Parquet...); default: "
+                    + "the SLUICE_PLUGINS environment variable.")
     String plugins;
 
     @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")
@@ -198,7 +196,9 @@ final class RunCommand implements Callable<Integer> {
     private int run(Pipeline p) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        URLClassLoader pluginLoader = plugins == null ? null : pluginLoader(localPath("--plugins", plugins));
+        Path builtPlugins = Plugins.builtFolder();
+        URLClassLoader pluginLoader = Plugins.loader(plugins == null ? null : localPath("--plugins", plugins),
+                builtPlugins, RunCommand.class.getClassLoader()).orElse(null);
         ClassLoader loader = pluginLoader != null ? pluginLoader : RunCommand.class.getClassLoader();
         Thread self = Thread.currentThread();
         ClassLoader previous = self.getContextClassLoader();
@@ -270,6 +270,13 @@ final class RunCommand implements Callable<Integer> {
             }
         } catch (InvalidOptionException e) {
             throw withHint(e);
+        } catch (IllegalArgumentException e) {
+            // A format of a plugin the project builds but that is not there: say which jar to add.
+            var advice = Plugins.advice(e.getMessage(), builtPlugins);
+            if (advice.isPresent()) {
+                throw new IllegalArgumentException(advice.get());
+            }
+            throw e;
         } finally {
             self.setContextClassLoader(previous);
             if (progress != null) {
@@ -330,29 +337,6 @@ final class RunCommand implements Callable<Integer> {
             out.put(key, pair.substring(eq + 1));
         }
         return out.build();
-    }
-
-    /** A class loader over every {@code *.jar} directly in {@code dir}, in name order. */
-    private static URLClassLoader pluginLoader(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            throw new IllegalArgumentException("Plugins folder " + dir + " does not exist or is not a folder");
-        }
-        List<Path> jars = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.jar")) {
-            files.forEach(jars::add);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list plugins folder " + dir + ": " + e.getMessage(), e);
-        }
-        jars.sort(null);
-        List<URL> urls = new ArrayList<>();
-        for (Path jar : jars) {
-            try {
-                urls.add(jar.toUri().toURL());
-            } catch (MalformedURLException e) {
-                throw new IllegalArgumentException("Cannot use plugin jar " + jar + ": " + e.getMessage(), e);
-            }
-        }
-        return new URLClassLoader("sluice-plugins", urls.toArray(URL[]::new), RunCommand.class.getClassLoader());
     }
 
     /** The local path a path flag names; another scheme is a usage error (exit 2). */

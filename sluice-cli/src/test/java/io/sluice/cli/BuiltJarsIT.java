@@ -132,6 +132,59 @@ class BuiltJarsIT {
                 + "\n");
     }
 
+    @Test
+    void theBuiltPluginsAreBesideTheCliJarAndTheCliJarHoldsNoParquet() throws IOException {
+        Path folder = CLI_JAR.resolveSibling(Plugins.FOLDER);
+        List<String> expected = new ArrayList<>();
+        for (Plugins.Known k : Plugins.KNOWN) {
+            // The pom copies each known plugin its module built (a module not in this build is skipped).
+            if (Files.exists(Path.of("..", k.module(), "target", k.jar()))) {
+                expected.add(k.jar());
+            }
+        }
+        assertThat(expected).contains("sluice-parquet-plugin.jar");
+        try (var files = Files.list(folder)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrderElementsOf(expected);
+        }
+        try (JarFile jar = new JarFile(CLI_JAR.toFile())) {
+            assertThat(jar.stream().map(ZipEntry::getName)).noneMatch(e -> e.startsWith("org/apache/parquet/")
+                    || e.startsWith("io/sluice/parquet/"));
+        }
+    }
+
+    @Test
+    void runWritesAndReadsParquetWithoutPluginsFlag() throws Exception {
+        Path out = tmp.resolve("out");
+        String written = sluice("run", "--source", "rate-micro-batch", "--source-option", "rowsPerBatch=7",
+                "--source-option", "startTimestamp=0", "--sink", "parquet", "--sink-option", "path=" + out,
+                "--checkpoint", tmp.resolve("chk").toString(), "--trigger", "availableNow", "--plain");
+        assertThat(written).endsWith("finished: 1 batch, 7 rows\n");
+        String read = sluice("run", "--source", "parquet", "--source-option", "path=" + out, "--schema",
+                "timestamp timestamp, value long", "--sink", "noop", "--checkpoint", tmp.resolve("chk2").toString(),
+                "--trigger", "availableNow", "--plain");
+        assertThat(read).endsWith("finished: 1 batch, 7 rows\n");
+    }
+
+    @Test
+    void aCliJarWithoutItsPluginsFolderSaysWhichJarToAdd() throws Exception {
+        Path alone = Files.createDirectories(tmp.resolve("alone")).resolve("sluice.jar");
+        Files.copy(CLI_JAR, alone);
+        ProcessBuilder pb = new ProcessBuilder(java(), "-jar", alone.toString(), "run", "--source",
+                "rate-micro-batch", "--source-option", "rowsPerBatch=1", "--sink", "parquet", "--sink-option",
+                "path=" + tmp.resolve("o"), "--checkpoint",
+                tmp.resolve("c").toString(), "--trigger", "availableNow")
+                .redirectOutput(tmp.resolve("out.txt").toFile()).redirectError(tmp.resolve("err.txt").toFile());
+        pb.environment().remove("SLUICE_PLUGINS");
+        Process p = pb.start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(Files.readString(tmp.resolve("err.txt"))).isEqualTo("sluice: The sink format 'parquet' is in "
+                + "the plugin sluice-parquet-plugin.jar, which is not in " + alone.resolveSibling("plugins")
+                + " nor in the --plugins folder: build it with `mvn -pl sluice-parquet -am package -DskipTests` "
+                + "(bin/sluice builds it with the CLI) and put sluice-parquet/target/sluice-parquet-plugin.jar in "
+                + alone.resolveSibling("plugins") + " or in the folder given to --plugins\n");
+        assertThat(p.exitValue()).isEqualTo(1);
+    }
+
     /** {@code java -jar sluice.jar ARGS}: its stdout, once it exited 0. */
     private String sluice(String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(java(), "-jar", CLI_JAR.toString()));

@@ -32,9 +32,21 @@ public final class ParquetFileFormat implements FileFormat, FileFormat.Writing {
 
     static final String MERGE_SCHEMA = "mergeSchema";
     private static final OptionSet READ_OPTIONS = OptionSet.of(OptionDef.bool(MERGE_SCHEMA, false,
-            "with inferSchema: the union of every sample file's schema"));
+            "with inferSchema: the union of every sample file's schema"),
+            OptionDef.oneOf(CalendarRebase.DATETIME_REBASE_MODE, "CORRECTED", CalendarRebase.MODES,
+                    "dates and INT64 timestamps of files without a Spark version: their calendar"),
+            OptionDef.oneOf(CalendarRebase.INT96_REBASE_MODE, "CORRECTED", CalendarRebase.MODES,
+                    "INT96 timestamps of files without a Spark version: their calendar"),
+            OptionDef.oneOf(CalendarRebase.DATETIME_CONF, "CORRECTED", CalendarRebase.MODES,
+                    "Spark's conf: datetimeRebaseMode when that option is not set"),
+            OptionDef.oneOf(CalendarRebase.INT96_CONF, "CORRECTED", CalendarRebase.MODES,
+                    "Spark's conf: int96RebaseMode when that option is not set"));
 
-    /** {@code mergeSchema}; the file source's own options (inferSchema, ignoreCorruptFiles...) apply too. */
+    /**
+     * {@code mergeSchema}, the rebase modes ({@code datetimeRebaseMode}, {@code int96RebaseMode} and Spark's confs
+     * {@code spark.sql.parquet.*RebaseModeInRead}); the file source's own options (inferSchema,
+     * ignoreCorruptFiles...) apply too.
+     */
     @Override
     public OptionSet readOptions() {
         return READ_OPTIONS;
@@ -44,11 +56,12 @@ public final class ParquetFileFormat implements FileFormat, FileFormat.Writing {
     public void validate(Options options, StructType dataSchema) {
         // Every Sluice type has a Parquet form; a file's mismatching column fails when the file is read.
         options.getBoolean(MERGE_SCHEMA, false);
+        CalendarRebase.Configured.of(options);
     }
 
     @Override
     public FileFormatReader reader(Options options, StructType dataSchema) {
-        return new ParquetReading(dataSchema);
+        return new ParquetReading(dataSchema, CalendarRebase.Configured.of(options));
     }
 
     /** Columns are chunks of their own: a read decodes only the columns it requires. */
@@ -61,7 +74,7 @@ public final class ParquetFileFormat implements FileFormat, FileFormat.Writing {
     @Override
     public FileFormatReader reader(Options options, StructType dataSchema,
                                    List<io.sluice.api.source.ColumnFilter> filters) {
-        return new ParquetReading(dataSchema, filters);
+        return new ParquetReading(dataSchema, CalendarRebase.Configured.of(options), filters);
     }
 
     /**

@@ -62,13 +62,21 @@ final class ParquetReading implements FileFormatReader {
     private final java.util.concurrent.atomic.LongAdder rowGroupsSkipped =
             new java.util.concurrent.atomic.LongAdder();
 
-    ParquetReading(StructType schema) {
-        this(schema, List.of());
+    private final CalendarRebase.Configured configured;
+
+    ParquetReading(StructType schema, CalendarRebase.Configured configured) {
+        this(schema, configured, List.of());
     }
 
-    ParquetReading(StructType schema, List<io.sluice.api.source.ColumnFilter> filters) {
+    ParquetReading(StructType schema, CalendarRebase.Configured configured,
+                   List<io.sluice.api.source.ColumnFilter> filters) {
         this.schema = schema;
+        this.configured = configured;
         this.filters = List.copyOf(filters);
+    }
+
+    /** The file being read and its calendar rebase (from its footer). */
+    private record In(Path path, CalendarRebase rebase) {
     }
 
     /** {@code numRowGroupsRead} and {@code numRowGroupsSkipped} (by the filters) of every file opened so far. */
@@ -123,10 +131,11 @@ final class ParquetReading implements FileFormatReader {
         }
         try {
             MessageType fileSchema = reader.getFooter().getFileMetaData().getSchema();
-            RootConverter root = new RootConverter(file, fileSchema, schema);
+            CalendarRebase rebase = configured.forFile(reader.getFooter().getFileMetaData().getKeyValueMetaData());
+            RootConverter root = new RootConverter(new In(file, rebase), fileSchema, schema);
             reader.setRequestedSchema(root.requested);
             MessageColumnIO io = new ColumnIOFactory().getColumnIO(root.requested, fileSchema, true);
-            return new Rows(reader, io, root, rowGroups(reader, fileSchema));
+            return new Rows(file, reader, io, root, rowGroups(reader, fileSchema));
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e;
@@ -143,6 +152,7 @@ final class ParquetReading implements FileFormatReader {
     }
 
     private static final class Rows implements RowIterator {
+        private final Path path;
         private final ParquetFileReader reader;
         private final MessageColumnIO io;
         private final RootConverter root;
@@ -153,7 +163,8 @@ final class ParquetReading implements FileFormatReader {
         private long left;
         private Row current;
 
-        Rows(ParquetFileReader reader, MessageColumnIO io, RootConverter root, int[] groups) {
+        Rows(Path path, ParquetFileReader reader, MessageColumnIO io, RootConverter root, int[] groups) {
+            this.path = path;
             this.reader = reader;
             this.io = io;
             this.root = root;
@@ -162,17 +173,39 @@ final class ParquetReading implements FileFormatReader {
 
         @Override
         public boolean next() throws IOException {
-            while (left == 0) {
-                PageReadStore pages = group < groups.length ? reader.readRowGroup(groups[group++]) : null;
-                if (pages == null) {
-                    return false;
+            try {
+                while (left == 0) {
+                    PageReadStore pages = group < groups.length ? reader.readRowGroup(groups[group++]) : null;
+                    if (pages == null) {
+                        return false;
+                    }
+                    left = pages.getRowCount();
+                    records = io.getRecordReader(pages, root);
                 }
-                left = pages.getRowCount();
-                records = io.getRecordReader(pages, root);
+                left--;
+                current = records.read();
+                return true;
+            } catch (java.io.InterruptedIOException | java.nio.channels.ClosedByInterruptException e) {
+                throw e;
+            } catch (java.io.UncheckedIOException e) {
+                throw e; // a rebase under EXCEPTION: Spark's own error, not wrapped
+            } catch (IOException | RuntimeException e) {
+                // A damaged page, a row group past the end of a truncated file: Spark's FileScanRDD wraps any
+                // such error as FAILED_READ_FILE.NO_HINT naming the file.
+                throw new IOException("[FAILED_READ_FILE.NO_HINT] Encountered error while reading file "
+                        + path.toUri() + ".  SQLSTATE: KD001 (" + reason(e) + ")", e);
             }
-            left--;
-            current = records.read();
-            return true;
+        }
+
+        private static String reason(Throwable e) {
+            // parquet-java's own message names the file already; the root cause says what was wrong.
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return root == e ? m : m + ": " + (root.getMessage() == null ? root.getClass().getSimpleName()
+                    : root.getClass().getSimpleName() + ": " + root.getMessage());
         }
 
         @Override
@@ -210,7 +243,7 @@ final class ParquetReading implements FileFormatReader {
     }
 
     /** The file's group cut down to the fields of {@code struct} it has, or null when it has none. */
-    private static GroupType prune(Path file, GroupType g, StructType struct, String path) {
+    private static GroupType prune(In file, GroupType g, StructType struct, String path) {
         List<Type> kept = new ArrayList<>();
         for (StructField f : struct.fields()) {
             int i = find(g, f.name());
@@ -225,7 +258,7 @@ final class ParquetReading implements FileFormatReader {
         return kept.isEmpty() ? null : g.withNewFields(kept);
     }
 
-    private static Type prune(Path file, Type t, DataType target, String path) {
+    private static Type prune(In file, Type t, DataType target, String path) {
         if (target instanceof StructType s && !t.isPrimitive()
                 && t.getLogicalTypeAnnotation() == null && !t.isRepetition(Repetition.REPEATED)) {
             return prune(file, t.asGroupType(), s, path);
@@ -233,9 +266,10 @@ final class ParquetReading implements FileFormatReader {
         return t; // arrays and maps are read whole
     }
 
-    private static IOException mismatch(Path file, String path, DataType expected, PrimitiveType actual) {
+    private static IOException mismatch(In file, String path, DataType expected, PrimitiveType actual) {
         return new IOException("[FAILED_READ_FILE.PARQUET_COLUMN_DATA_TYPE_MISMATCH] Encountered error while "
-                + "reading file " + file.toUri() + ". Data type mismatches when reading Parquet column [" + path
+                + "reading file " + file.path().toUri() + ". Data type mismatches when reading Parquet column ["
+                + path
                 + "]. Expected Spark type " + expected.simpleString() + ", actual Parquet type "
                 + actual.getPrimitiveTypeName() + ". SQLSTATE: KD001");
     }
@@ -246,7 +280,7 @@ final class ParquetReading implements FileFormatReader {
         private final StructConverter struct;
         private Row row;
 
-        RootConverter(Path file, MessageType fileSchema, StructType schema) throws IOException {
+        RootConverter(In file, MessageType fileSchema, StructType schema) throws IOException {
             GroupType pruned = prune(file, fileSchema, schema, "");
             this.requested = pruned == null ? new MessageType(fileSchema.getName())
                     : new MessageType(fileSchema.getName(), pruned.getFields());
@@ -272,7 +306,7 @@ final class ParquetReading implements FileFormatReader {
         private final Consumer<Row> out;
         private Object[] values;
 
-        StructConverter(Path file, GroupType g, StructType struct, String path, Consumer<Row> out)
+        StructConverter(In file, GroupType g, StructType struct, String path, Consumer<Row> out)
                 throws IOException {
             this.width = struct.size();
             this.out = out;
@@ -297,7 +331,8 @@ final class ParquetReading implements FileFormatReader {
                     // A repeated field outside a LIST: each occurrence is one element.
                     if (!(type instanceof ArrayType a)) {
                         throw new IOException("[FAILED_READ_FILE.PARQUET_COLUMN_DATA_TYPE_MISMATCH] Encountered "
-                                + "error while reading file " + file.toUri() + ". Data type mismatches when reading "
+                                + "error while reading file " + file.path().toUri() + ". Data type mismatches "
+                                + "when reading "
                                 + "Parquet column [" + p + "]. Expected Spark type " + type.simpleString()
                                 + ", actual Parquet type repeated " + t + ". SQLSTATE: KD001");
                     }
@@ -338,7 +373,7 @@ final class ParquetReading implements FileFormatReader {
         }
     }
 
-    private static Converter converter(Path file, Type t, DataType target, String path, Consumer<Object> out)
+    private static Converter converter(In file, Type t, DataType target, String path, Consumer<Object> out)
             throws IOException {
         LogicalTypeAnnotation l = t.getLogicalTypeAnnotation();
         if (!t.isPrimitive()) {
@@ -354,7 +389,7 @@ final class ParquetReading implements FileFormatReader {
                 return new StructConverter(file, g, s, path, out::accept);
             }
             throw new IOException("[FAILED_READ_FILE.PARQUET_COLUMN_DATA_TYPE_MISMATCH] Encountered error while "
-                    + "reading file " + file.toUri() + ". Data type mismatches when reading Parquet column ["
+                    + "reading file " + file.path().toUri() + ". Data type mismatches when reading Parquet column ["
                     + path + "]. Expected Spark type " + target.simpleString() + ", actual Parquet type " + t
                     + ". SQLSTATE: KD001");
         }
@@ -366,7 +401,7 @@ final class ParquetReading implements FileFormatReader {
         private final Consumer<Object> out;
         private List<Object> list;
 
-        ListConverter(Path file, GroupType g, ArrayType a, String path, Consumer<Object> out) throws IOException {
+        ListConverter(In file, GroupType g, ArrayType a, String path, Consumer<Object> out) throws IOException {
             this.out = out;
             Type element = listElement(g);
             Type rep = g.getType(0);
@@ -420,7 +455,7 @@ final class ParquetReading implements FileFormatReader {
         private final Object[] kv = new Object[2];
         private Map<Object, Object> map;
 
-        MapConverter(Path file, GroupType g, MapType m, String path, Consumer<Object> out) throws IOException {
+        MapConverter(In file, GroupType g, MapType m, String path, Consumer<Object> out) throws IOException {
             this.out = out;
             GroupType e = g.getType(0).asGroupType();
             String p = path + ", " + e.getName() + ", ";
@@ -463,7 +498,7 @@ final class ParquetReading implements FileFormatReader {
     }
 
     /** A converter of one primitive column into the target type, or Spark's mismatch error. */
-    private static Converter primitive(Path file, PrimitiveType p, DataType target, String path,
+    private static Converter primitive(In file, PrimitiveType p, DataType target, String path,
                                        Consumer<Object> out) throws IOException {
         LogicalTypeAnnotation l = p.getLogicalTypeAnnotation();
         PrimitiveTypeName name = p.getPrimitiveTypeName();
@@ -509,10 +544,11 @@ final class ParquetReading implements FileFormatReader {
             case INT32:
                 if (l instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
                     if (target == AtomicType.DATE_TYPE) {
+                        CalendarRebase rebase = file.rebase();
                         return new PrimitiveConverter() {
                             @Override
                             public void addInt(int v) {
-                                out.accept(LocalDate.ofEpochDay(v));
+                                out.accept(LocalDate.ofEpochDay(rebase.readDays(v)));
                             }
                         };
                     }
@@ -556,10 +592,11 @@ final class ParquetReading implements FileFormatReader {
                 if (l instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts) {
                     if (target == AtomicType.TIMESTAMP_TYPE && ts.getUnit() != LogicalTypeAnnotation.TimeUnit.NANOS) {
                         boolean millis = ts.getUnit() == LogicalTypeAnnotation.TimeUnit.MILLIS;
+                        CalendarRebase rebase = file.rebase();
                         return new PrimitiveConverter() {
                             @Override
                             public void addLong(long v) {
-                                long micros = millis ? Math.multiplyExact(v, 1000L) : v;
+                                long micros = rebase.readMicros(millis ? Math.multiplyExact(v, 1000L) : v, false);
                                 out.accept(Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L),
                                         Math.floorMod(micros, 1_000_000L) * 1000));
                             }
@@ -589,10 +626,24 @@ final class ParquetReading implements FileFormatReader {
                 break;
             case INT96:
                 if (target == AtomicType.TIMESTAMP_TYPE) {
+                    CalendarRebase rebase = file.rebase();
+                    if (rebase.int96() == CalendarRebase.Mode.CORRECTED) {
+                        return new PrimitiveConverter() {
+                            @Override
+                            public void addBinary(Binary v) {
+                                out.accept(ParquetRowWriter.fromInt96(v.getBytes()));
+                            }
+                        };
+                    }
                     return new PrimitiveConverter() {
                         @Override
                         public void addBinary(Binary v) {
-                            out.accept(ParquetRowWriter.fromInt96(v.getBytes()));
+                            Instant i = ParquetRowWriter.fromInt96(v.getBytes());
+                            long micros = Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000L),
+                                    i.getNano() / 1000);
+                            long m = rebase.readMicros(micros, true);
+                            out.accept(Instant.ofEpochSecond(Math.floorDiv(m, 1_000_000L),
+                                    Math.floorMod(m, 1_000_000L) * 1000));
                         }
                     };
                 }

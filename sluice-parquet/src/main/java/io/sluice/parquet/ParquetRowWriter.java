@@ -10,10 +10,7 @@ import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import io.sluice.files.format.FormatEncoder;
 import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
@@ -33,11 +30,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Parquet encoder of the file sink: one {@link ParquetWriter} per data file over the sink's stream, with
+ * The Parquet encoder of the file sink: one {@link ParquetFileEncoder} per data file over the sink's stream, with
  * Spark's schema mapping ({@link ParquetSchemas}), Spark's footer keys
  * ({@code org.apache.spark.sql.parquet.row.metadata}: the schema as JSON; {@code org.apache.spark.version}),
  * the codec, row group and page sizes and dictionary encoding of the options; statistics on (parquet-java's
- * default). Shared by the sink's writer threads; each encoder is used by one.
+ * default); the open files' row groups within the query's memory budget ({@link ParquetMemory}). Shared by the
+ * sink's writer threads; each encoder is used by one.
  */
 final class ParquetRowWriter implements FormatEncoder.Factory {
     /** The Spark version written in the footer: Spark reads such files without any calendar rebase. */
@@ -52,11 +50,14 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
     private final MessageType parquetSchema;
     private final Map<String, String> footer;
     private final ParquetSinkSettings settings;
+    /** The budget of this query's open files. */
+    private final ParquetMemory memory;
 
     ParquetRowWriter(StructType schema, int[] columns, ParquetSinkSettings settings) {
         this.schema = schema;
         this.columns = columns.clone();
         this.settings = settings;
+        this.memory = ParquetMemory.of(settings);
         this.parquetSchema = ParquetSchemas.toParquet(schema, columns, settings.timestamps());
         this.footer = Map.of(ROW_METADATA, ParquetSchemas.sparkJson(schema, columns), SPARK_VERSION_KEY,
                 SPARK_VERSION);
@@ -64,50 +65,13 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
 
     @Override
     public FormatEncoder open(OutputStream out) throws IOException {
-        ParquetWriter<Row> w = new Builder(new StreamFile(out), new RowWriteSupport())
-                .withConf(new PlainParquetConfiguration())
-                .withCodecFactory(ParquetCodecs.INSTANCE)
-                .withCompressionCodec(settings.codec())
-                .withRowGroupSize(settings.blockSize())
-                .withPageSize(settings.pageSize())
-                .withDictionaryEncoding(settings.dictionary())
-                .withExtraMetaData(footer)
-                .build();
-        return new FormatEncoder() {
-            @Override
-            public void write(Row row) throws IOException {
-                w.write(row);
-            }
-
-            @Override
-            public void finish() throws IOException {
-                w.close();
-            }
-        };
+        return new ParquetFileEncoder(new StreamFile(out), new RowWriteSupport(), footer, settings, memory);
     }
 
-    private static final class Builder extends ParquetWriter.Builder<Row, Builder> {
-        private final WriteSupport<Row> support;
-
-        Builder(OutputFile file, WriteSupport<Row> support) {
-            super(file);
-            this.support = support;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<Row> getWriteSupport(ParquetConfiguration conf) {
-            return support;
-        }
-
-        @Override
-        protected WriteSupport<Row> getWriteSupport(org.apache.hadoop.conf.Configuration conf) {
-            return support;
-        }
+    /** Not while the open files' row groups would get less than the minimum each ({@link ParquetMemory}). */
+    @Override
+    public boolean mayOpenAnother() {
+        return memory.mayOpenAnother();
     }
 
     /** The sink's stream as a Parquet output file: positions counted here, close only flushes. */

@@ -211,6 +211,12 @@ class ParquetRoundTripTest {
         assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "spark.sql.parquet.outputTimestampType", "X"))
                 .hasMessageContaining("Invalid value 'X' for option 'spark.sql.parquet.outputTimestampType': INT96, "
                         + "TIMESTAMP_MICROS or TIMESTAMP_MILLIS is accepted");
+        assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "parquet.memory.pool.ratio", "0"))
+                .hasMessageContaining("Invalid value '0' for option 'parquet.memory.pool.ratio': a fraction of the "
+                        + "heap above 0 and at most 1 is accepted");
+        assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "parquet.memory.min.chunk.size", "0"))
+                .hasMessageContaining("Invalid value '0' for option 'parquet.memory.min.chunk.size': a positive size "
+                        + "in bytes is accepted");
         assertThatThrownBy(() -> write("i int", List.of(Row.of(1)), "parquet.compression", "lzo"))
                 .hasMessageContaining("[CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION] The codec lzo is not "
                         + "available.");

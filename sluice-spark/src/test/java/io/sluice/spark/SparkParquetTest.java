@@ -171,4 +171,63 @@ class SparkParquetTest {
                 "Data type mismatches when reading Parquet column [n]. Expected Spark type int, actual Parquet type "
                         + "INT64.");
     }
+
+    @Test
+    void aCorruptPageInTheMiddleIsSparksFailedReadFileAndIgnoreCorruptFilesKeepsTheRowsReadBeforeIt()
+            throws Exception {
+        Path out = dir.resolve("pages");
+        spark.range(20_000).selectExpr("id * 7919 % 1000003 AS a").coalesce(1).write()
+                .option("parquet.page.size", "8192").option("parquet.enable.dictionary", "false")
+                .parquet(out.toString());
+        Path file;
+        try (Stream<Path> s = Files.list(out)) {
+            file = s.filter(p -> p.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+        }
+        // The middle data page's payload overwritten with 0xFF: the footer is intact.
+        var chunk = org.apache.parquet.hadoop.ParquetFileReader.open(
+                        org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(
+                                new org.apache.hadoop.fs.Path(file.toUri()), new org.apache.hadoop.conf.Configuration()))
+                .getFooter().getBlocks().get(0).getColumns().get(0);
+        byte[] bytes = Files.readAllBytes(file);
+        List<long[]> pages = new java.util.ArrayList<>(); // payload offset, size, rows before
+        long pos = chunk.getStartingPos();
+        long rows = 0;
+        while (pos < chunk.getStartingPos() + chunk.getTotalSize()) {
+            var in = new java.io.ByteArrayInputStream(bytes, (int) pos, bytes.length - (int) pos);
+            int before = in.available();
+            var h = org.apache.parquet.format.Util.readPageHeader(in);
+            long payload = pos + (before - in.available());
+            pages.add(new long[]{payload, h.getCompressed_page_size(), rows});
+            rows += h.getData_page_header().getNum_values();
+            pos = payload + h.getCompressed_page_size();
+        }
+        assertThat(pages).hasSizeGreaterThan(4);
+        long[] bad = pages.get(pages.size() / 2);
+        java.util.Arrays.fill(bytes, (int) bad[0], (int) (bad[0] + bad[1]), (byte) 0xFF);
+        Files.write(file, bytes);
+
+        Throwable sparkError = org.assertj.core.api.Assertions.catchThrowable(
+                () -> spark.read().parquet(out.toString()).collectAsList());
+        String uri = file.toUri().toString();
+        assertThat(sparkError.getMessage()).startsWith("[FAILED_READ_FILE.NO_HINT] Encountered error while reading "
+                + "file " + uri + ".  SQLSTATE: KD001");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> sluice.read().format("parquet").schema("a bigint")
+                        .load(out.toString()).collectAsList())
+                .hasStackTraceContaining("[FAILED_READ_FILE.NO_HINT] Encountered error while reading file "
+                        + file.toUri() + ".  SQLSTATE: KD001 (");
+        // Under ignoreCorruptFiles both keep a prefix of the file's rows, read before the damaged page: Spark whole
+        // batches of its vectorized reader (4096 rows), Sluice every row but the last of the page before it.
+        List<Long> sparkKept = spark.read().option("ignoreCorruptFiles", "true").parquet(out.toString())
+                .collectAsList().stream().map(r -> r.getLong(0)).toList();
+        List<Long> sluiceKept = sluice.read().format("parquet").schema("a bigint").option("ignoreCorruptFiles", "true")
+                .load(out.toString()).collectAsList().stream().map(r -> (Long) r.get(0)).toList();
+        List<Long> all = new java.util.ArrayList<>();
+        for (long i = 0; i < 20_000; i++) {
+            all.add(i * 7919 % 1_000_003);
+        }
+        assertThat(sluiceKept).isEqualTo(all.subList(0, (int) bad[2] - 1));
+        assertThat(sparkKept).isEqualTo(all.subList(0, sparkKept.size()));
+        assertThat(sparkKept.size() % 4096).isZero();
+        assertThat(sparkKept.size()).isLessThanOrEqualTo(sluiceKept.size());
+    }
 }

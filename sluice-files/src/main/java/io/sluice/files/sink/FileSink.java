@@ -63,7 +63,10 @@ final class FileSink implements Sink {
     static final String STAGING_DIR = ".sluice-staging";
     private static final String MOVING_SUFFIX = ".moving";
     private static final int BUFFER = 64 * 1024;
-    /** Files a partition writer keeps open at once under partitionBy; the least recently used is finished. */
+    /**
+     * Files a partition writer keeps open at once under partitionBy; the least recently used is finished (sooner
+     * when the format's {@link FormatEncoder.Factory#mayOpenAnother} says no).
+     */
     static final int MAX_OPEN_FILES = 64;
 
     private final FileSinkOptions options;
@@ -423,7 +426,9 @@ final class FileSink implements Sink {
             String folder = partitionPaths.folderOf(row);
             OutputFile f = open.get(folder);
             if (f == null) {
-                if (open.size() >= MAX_OPEN_FILES) {
+                // Beyond its open files, or when the format's buffers are at their budget (Parquet), the least
+                // recently used file is finished: a later row of its folder starts a new file.
+                while (!open.isEmpty() && (open.size() >= MAX_OPEN_FILES || !encoders.mayOpenAnother())) {
                     Iterator<Map.Entry<String, OutputFile>> eldest = open.entrySet().iterator();
                     OutputFile old = eldest.next().getValue();
                     eldest.remove();
@@ -515,6 +520,11 @@ final class FileSink implements Sink {
         }
 
         void discard() {
+            try {
+                encoder.discard();
+            } catch (RuntimeException e) {
+                LOG.debug("Could not discard the encoder of {}", path, e);
+            }
             try {
                 channel.close();
                 Files.deleteIfExists(path);

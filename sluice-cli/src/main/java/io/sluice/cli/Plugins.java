@@ -1,0 +1,128 @@
+package io.sluice.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The connector jars {@code sluice run} loads besides its own class path: the project's plugins, which the
+ * sluice-cli build copies into {@value #FOLDER}/ beside {@code sluice.jar} (each module {@code sluice-X} that builds
+ * {@code sluice-X/target/sluice-X-plugin.jar}, found by that name), and the jars of the folder {@code --plugins} /
+ * {@code SLUICE_PLUGINS} names. A jar of the user's folder wins over a built one of the same file name, so a copy
+ * of a built plugin there is not loaded twice. {@link #KNOWN} is the one list of the project's plugins: the formats
+ * each brings, for the error that names the jar to add when a format is missing ({@link #advice}).
+ */
+final class Plugins {
+    /** The folder beside sluice.jar that the build fills. */
+    static final String FOLDER = "plugins";
+
+    /** A plugin the project builds: its jar's file name and the formats (sources, sinks) it brings. */
+    record Known(String module, String jar, List<String> formats) {
+    }
+
+    /** The project's plugins. A new one: its module builds {@code target/<jar>}, and is listed here. */
+    static final List<Known> KNOWN = List.of(
+            new Known("sluice-parquet", "sluice-parquet-plugin.jar", List.of("parquet")),
+            new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")));
+
+    private Plugins() {
+    }
+
+    /** {@value #FOLDER} beside the jar this class was loaded from (the build's target folder in development). */
+    static Path builtFolder() {
+        try {
+            var source = Plugins.class.getProtectionDomain().getCodeSource();
+            if (source != null && source.getLocation() != null) {
+                Path self = Path.of(source.getLocation().toURI());
+                return (Files.isDirectory(self) ? self : self.toAbsolutePath().getParent()).resolve(FOLDER);
+            }
+        } catch (URISyntaxException | RuntimeException e) {
+            // fall through: no built plugins
+        }
+        return Path.of(FOLDER);
+    }
+
+    /**
+     * A class loader over the user's folder's jars (name order), then the built folder's jars of other file names;
+     * none when there is no jar at all. {@code user} may be null; when given it must be a folder.
+     */
+    static Optional<URLClassLoader> loader(Path user, Path built, ClassLoader parent) {
+        List<Path> jars = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        if (user != null) {
+            if (!Files.isDirectory(user)) {
+                throw new IllegalArgumentException("Plugins folder " + user + " does not exist or is not a folder");
+            }
+            for (Path jar : jars(user)) {
+                jars.add(jar);
+                names.add(jar.getFileName().toString());
+            }
+        }
+        if (built != null && Files.isDirectory(built)) {
+            for (Path jar : jars(built)) {
+                if (names.add(jar.getFileName().toString())) {
+                    jars.add(jar);
+                }
+            }
+        }
+        if (jars.isEmpty()) {
+            return Optional.empty();
+        }
+        List<URL> urls = new ArrayList<>();
+        for (Path jar : jars) {
+            try {
+                urls.add(jar.toUri().toURL());
+            } catch (MalformedURLException e) {
+                throw new IllegalArgumentException("Cannot use plugin jar " + jar + ": " + e.getMessage(), e);
+            }
+        }
+        return Optional.of(new URLClassLoader("sluice-plugins", urls.toArray(URL[]::new), parent));
+    }
+
+    private static List<Path> jars(Path dir) {
+        List<Path> jars = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.jar")) {
+            files.forEach(jars::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot list plugins folder " + dir + ": " + e.getMessage(), e);
+        }
+        jars.sort(null);
+        return jars;
+    }
+
+    /**
+     * For the engine's "Unknown source/sink format 'x'" of a format a known plugin brings: which jar to add and
+     * how to build it; empty for any other message.
+     */
+    static Optional<String> advice(String message, Path built) {
+        if (message == null) {
+            return Optional.empty();
+        }
+        var m = java.util.regex.Pattern.compile("^Unknown (source|sink) format '([^']*)'").matcher(message);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        String format = m.group(2).toLowerCase(Locale.ROOT);
+        for (Known k : KNOWN) {
+            if (k.formats().contains(format)) {
+                return Optional.of("The " + m.group(1) + " format '" + format + "' is in the plugin " + k.jar()
+                        + ", which is not in " + built + " nor in the --plugins folder: build it with `mvn -pl "
+                        + k.module() + " -am package -DskipTests` (bin/sluice builds it with the CLI) and put "
+                        + k.module() + "/target/" + k.jar() + " in " + built + " or in the folder given to --plugins");
+            }
+        }
+        return Optional.empty();
+    }
+}
