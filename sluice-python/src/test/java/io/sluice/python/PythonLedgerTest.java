@@ -74,6 +74,15 @@ class PythonLedgerTest {
     }
 
     @Test
+    void theDocsShowThisLedgerFileAsItIs() throws Exception {
+        String page = Files.readString(Path.of("../docs/sources/python.md"));
+        String ledgerSection = page.substring(page.indexOf("## The mission's ledger"));
+        String block = ledgerSection.substring(ledgerSection.indexOf("```python\n") + 10,
+                ledgerSection.indexOf("```\n", ledgerSection.indexOf("```python\n") + 10));
+        assertThat(block).isEqualTo(Files.readString(PythonSourceTest.py("ledger_source.py")));
+    }
+
+    @Test
     void theContractTestKitPassesOnThePythonLedger() {
         SourceContract.forFormat("ledger").sluice(sluice).options(Map.of("url", ledger.url(), "rowsPerPartition", "4"))
                 .beforeEachTrigger(n -> ledger.appendMany(10)).check();
