@@ -33,22 +33,31 @@ final class ReaderPool implements AutoCloseable {
         this.idle = new ArrayBlockingQueue<>(size);
     }
 
-    /** The rows of one partition, read by a pooled worker; closing the iterator early kills that worker. */
+    /**
+     * The rows of one partition, read by a pooled worker; closing the iterator early kills that worker. A warm
+     * worker found dead when the request is sent (killed while idle) is replaced at once: no row was read yet.
+     */
     Iterator<Row> read(InputPartition partition) {
         if (!(partition instanceof PythonPartition p)) {
             throw new IllegalArgumentException("Not a Python partition: " + partition);
         }
-        PythonWorker w = borrow();
-        try {
-            w.send("read", Map.of("partition", java.util.Base64.getEncoder().encodeToString(p.pickle())));
-        } catch (RuntimeException e) {
-            give(w, false);
-            throw e;
+        Map<String, Object> request = Map.of("partition", java.util.Base64.getEncoder().encodeToString(p.pickle()));
+        while (true) {
+            boolean[] fresh = new boolean[1];
+            PythonWorker w = borrow(fresh);
+            try {
+                w.send("read", request);
+                return new Rows(w);
+            } catch (PythonSourceException e) {
+                give(w, false);
+                if (fresh[0] || Thread.currentThread().isInterrupted()) {
+                    throw e;
+                }
+            }
         }
-        return new Rows(w);
     }
 
-    private PythonWorker borrow() {
+    private PythonWorker borrow(boolean[] fresh) {
         if (closed) {
             throw new IllegalStateException("The Python readers of '" + spec.sourceName() + "' are stopped");
         }
@@ -68,6 +77,7 @@ final class ReaderPool implements AutoCloseable {
         if (w != null) {
             return w;
         }
+        fresh[0] = true;
         try {
             w = spec.startReader(kind, null);
         } catch (RuntimeException e) {

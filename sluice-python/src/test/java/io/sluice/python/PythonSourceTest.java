@@ -144,6 +144,44 @@ class PythonSourceTest {
     }
 
     @Test
+    void readingWorkersKilledBetweenBatchesAreReplacedAndTheQueryGoesOn() throws Exception {
+        // On a manual clock the query waits between triggers, so the workers are killed while idle.
+        io.sluice.core.ManualClock clock = new io.sluice.core.ManualClock(0);
+        sluice = Sluice.builder().parallelism(2).clock(clock).dataSourceFiles(py("endless_source.py")).build();
+        Path pids = Files.createDirectory(tmp.resolve("pids"));
+        StreamingQuery q = sluice.readStream().format("endless").option("pidDir", pids.toString()).load()
+                .writeStream().format("memory").queryName("py_rows")
+                .option("checkpointLocation", tmp.resolve("chk").toString()).trigger(Trigger.processingTime(1000))
+                .start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> MemorySink.rows("py_rows").size() == 100
+                && clock.isWaiting());
+        List<Long> first;
+        try (var s = Files.list(pids)) {
+            first = s.map(f -> Long.parseLong(f.getFileName().toString())).toList();
+        }
+        assertThat(first).hasSizeBetween(1, 2);
+        for (long pid : first) {
+            ProcessHandle h = ProcessHandle.of(pid).orElseThrow();
+            h.destroyForcibly();
+            h.onExit().get();
+        }
+        for (int batch = 2; batch <= 3; batch++) {
+            clock.advance(1000);
+            int expected = batch * 100;
+            await().atMost(Duration.ofSeconds(30)).until(() -> !q.isActive()
+                    || (MemorySink.rows("py_rows").size() == expected && clock.isWaiting()));
+            assertThat(q.exception()).isEmpty();
+        }
+        q.stop();
+        assertThat(MemorySink.rows("py_rows").stream().map(r -> r.getLong(0)).sorted().toList())
+                .isEqualTo(LongStream.range(0, 300).boxed().toList());
+        try (var s = Files.list(pids)) {
+            assertThat(s.map(f -> Long.parseLong(f.getFileName().toString())).filter(p -> !first.contains(p)))
+                    .isNotEmpty();
+        }
+    }
+
+    @Test
     void stopIsPromptWhilePythonIsInsideReadAndNoWorkerOutlivesTheQuery() throws Exception {
         sluice = Sluice.builder().parallelism(2).stopGracePeriod(Duration.ofMillis(500))
                 .dataSourceFiles(py("counter_source.py")).build();

@@ -28,6 +28,7 @@ _in = None
 def _use_shim_if_needed(shim):
     try:
         import pyspark.sql.datasource  # noqa: F401
+        import pyspark.sql.streaming.datasource  # noqa: F401  (4.2: read limits, availableNow; else the stand-in)
         import pyspark
         return getattr(pyspark, "__version__", "unknown")
     except ImportError:
