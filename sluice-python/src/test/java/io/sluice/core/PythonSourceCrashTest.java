@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Python source {@code endless} (its planning and reading done by python3 workers) into the file sink, and is
  * killed with SIGKILL at a random moment after a random batch, again and again; after every death the files the
  * sink's manifest names hold the numbers [0, 100 x batches) exactly once, the batches being the committed ones or
- * one more. The Python workers of a killed JVM see their stdin close and exit. Trials: {@code -Dsluice.crashTrials}
+ * one more. The Python workers of a killed JVM exit too (their parent is gone). Trials: {@code -Dsluice.crashTrials}
  * (default 6 here).
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
@@ -57,8 +57,13 @@ class PythonSourceCrashTest {
             Process p = child(out);
             assertThat(readUntilBatch(stdout(p), after)).as(why + ": " + stderr()).isGreaterThanOrEqualTo(after);
             Thread.sleep(random.nextInt(40));  // a random moment of the next batch's cycle, not a wait for state
+            List<ProcessHandle> workers = p.toHandle().descendants().toList();
+            assertThat(workers).as(why).isNotEmpty();
             p.destroyForcibly();
             assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(why).isTrue();
+            // the killed JVM's Python workers do not outlive it, whatever they were doing
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                    .until(() -> workers.stream().noneMatch(ProcessHandle::isAlive));
             assertExactlyOnce(out, false, why);
         }
         Process p = child(out);

@@ -246,9 +246,26 @@ def _error_of(e):
     return {"error": error, "traceback": "".join(tb)}
 
 
+def _exit_with_parent():
+    """Ends this worker when its JVM is gone (killed with SIGKILL, say), even while user code runs: the JVM is
+    the parent, and an orphan is adopted by another process."""
+    import threading
+    import time
+    parent = os.getppid()
+
+    def watch():
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(3)
+
+    threading.Thread(target=watch, name="sluice-parent-watch", daemon=True).start()
+
+
 def main():
     global _out, _in
     shim = sys.argv[1]
+    _exit_with_parent()
     sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
     # stdout carries frames only: keep its descriptor for them and send the user's prints to stderr
     _out = os.fdopen(os.dup(1), "wb", buffering=1 << 16)
