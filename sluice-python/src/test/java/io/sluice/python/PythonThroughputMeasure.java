@@ -94,6 +94,37 @@ class PythonThroughputMeasure {
         return ROWS / s;
     }
 
+    /** The JVM's share: decoding one 8,192-row batch that Python's encoder wrote, many times. */
+    @Test
+    void decoding() throws Exception {
+        Path home = PythonRuntime.home();
+        Path batch = tmp.resolve("batch.bin");
+        String script = "import json,sys; from sluice_rows import Encoder\n"
+                + "s={'type':'struct','fields':[{'name':'seq','type':'long'},{'name':'account','type':'string'},"
+                + "{'name':'amount','type':'long'}]}\n"
+                + "open(sys.argv[1],'wb').write(Encoder(s).encode([(i,'acct-%d'%(i%100),i*10) for i in range(8192)]))";
+        ProcessBuilder pb = new ProcessBuilder(PythonRuntime.python(), "-c", script, batch.toString()).inheritIO();
+        pb.environment().put("PYTHONPATH", home.resolve("worker").toString());
+        Process p = pb.start();
+        assertThat(p.waitFor()).isZero();
+        p.destroy();
+        byte[] bytes = java.nio.file.Files.readAllBytes(batch);
+        RowDecoder decoder = new RowDecoder(io.sluice.api.types.StructType.fromDDL(
+                "seq BIGINT, account STRING, amount BIGINT"));
+        for (int i = 0; i < 200; i++) {
+            decoder.decode(bytes);
+        }
+        int n = 1000;
+        long t0 = System.nanoTime();
+        long rows = 0;
+        for (int i = 0; i < n; i++) {
+            rows += decoder.decode(bytes).length;
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("MEASURE decode %.0f rows/s (%.3f us/row), %d bytes per 8192-row batch%n", rows / s,
+                s * 1e6 / rows, bytes.length);
+    }
+
     @Test
     void measure() throws Exception {
         try (Sluice sluice = Sluice.builder().parallelism(2)
