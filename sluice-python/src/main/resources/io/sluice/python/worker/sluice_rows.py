@@ -13,6 +13,7 @@ pairs (keys never null); a struct its fields in order.
 import datetime as _dt
 import decimal as _decimal
 import struct as _struct
+from operator import itemgetter as _itemgetter
 
 _EPOCH_DAYS = _dt.date(1970, 1, 1).toordinal()
 _EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
@@ -98,7 +99,8 @@ class Encoder:
             raise RowTypeError("[DATA_SOURCE_RETURN_SCHEMA_MISMATCH] Return schema mismatch in the result from "
                                "'read' method. Expected: %d columns, Found: %d columns. Make sure the returned "
                                "values match the required output schema." % (self.width, bad))
-        columns = list(zip(*rows))
+        # one column at a time: map(itemgetter) is about twice as fast as zip(*rows) for batches this size
+        columns = [list(map(_itemgetter(i), rows)) for i in range(self.width)]
         for f, col in zip(self.fields, columns):
             self._column(out, f["name"], f["type"], col, n)
         return b"".join(out)
@@ -135,6 +137,15 @@ class Encoder:
                 self._range(name, t, col)
             return
         if t == "string":
+            try:
+                joined = "".join(col)
+            except TypeError:
+                self._check(name, t, col)
+                raise
+            if joined.isascii():  # one encode for the whole column; lengths in characters are lengths in bytes
+                out.append(_struct.pack(">%di" % m, *map(len, col)))
+                out.append(joined.encode("ascii"))
+                return
             try:
                 data = [v.encode("utf-8") for v in col]
             except AttributeError:
