@@ -204,7 +204,7 @@ final class PythonWorker implements AutoCloseable {
         List<String[]> frames = new java.util.ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String l = lines.get(i);
-            if (!l.startsWith("  File \"")) {
+            if (!l.startsWith("  File \"") || !l.contains(", in ")) {  // a SyntaxError's location is no frame
                 continue;
             }
             String code = i + 1 < lines.size() && lines.get(i + 1).startsWith("    ")

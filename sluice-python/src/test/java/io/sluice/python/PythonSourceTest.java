@@ -232,6 +232,12 @@ class PythonSourceTest {
     }
 
     @Test
+    void aBoundedReadOfASourceWithoutReaderReadsItsStreamFromTheInitialOffset() throws Exception {
+        sluice("types_source.py");
+        assertThat(sluice.read().format("types").load().count()).isEqualTo(2);
+    }
+
+    @Test
     void aRowThatDoesNotMatchTheSchemaNamesTheColumnAndThePythonType() {
         sluice("bad_types_source.py");
         StreamingQuery q = sluice.readStream().format("bad_types").load().writeStream().format("memory")
@@ -249,7 +255,8 @@ class PythonSourceTest {
         assertThatThrownBy(() -> Sluice.builder().dataSourceFiles(bad).build())
                 .isInstanceOf(PythonSourceException.class)
                 .hasMessageStartingWith("Cannot load Python data sources from " + bad.toRealPath()
-                        + ": SyntaxError: expected ':' (" + bad.toRealPath() + ", line 3)");
+                        + ": SyntaxError: expected ':' (" + bad.toRealPath() + ", line 3)")
+                .hasMessageNotContaining("File \"");
     }
 
     @Test
