@@ -105,6 +105,11 @@ final class RunCommand implements Callable<Integer> {
                     + "the SLUICE_PLUGINS environment variable.")
     String plugins;
 
+    @Option(names = "--python", paramLabel = "FILE",
+            description = "A .py file of Python data sources (PySpark's DataSource API; repeatable); every *.py "
+                    + "file in --plugins DIR is read too. Needs python3 (3.9+), not PySpark.")
+    List<String> python = new ArrayList<>();
+
     @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")
     boolean plain;
 
@@ -208,6 +213,16 @@ final class RunCommand implements Callable<Integer> {
         Sluice.Builder builder = Sluice.builder().classLoader(loader)
                 .stopGracePeriod(Duration.ofSeconds(STOP_GRACE_SECONDS));
         p.conf().forEach(builder::config);
+        if (plugins != null) {
+            builder.dataSourceFiles(localPath("--plugins", plugins));
+        }
+        for (String file : python) {
+            Path f = localPath("--python", file);
+            if (!Files.isRegularFile(f)) {
+                throw usage("--python " + file + ": no such file");
+            }
+            builder.dataSourceFiles(f);
+        }
         try (Sluice sluice = builder.build()) {
             DataStreamReader reader = sluice.readStream().format(p.sourceFormat()).options(p.sourceOptions());
             if (p.schema() != null) {

@@ -49,6 +49,16 @@ final class DataSourceBatchStream implements MicroBatchStream {
 
     @Override
     public void stop() {
+        // a reader holding processes or connections (a Python source's workers) releases them with the read
+        if (reader instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("Data source '" + name + "': closing its reader failed: " + e, e);
+            }
+        }
     }
 
     @Override

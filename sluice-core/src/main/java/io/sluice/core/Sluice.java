@@ -2,6 +2,7 @@ package io.sluice.core;
 
 import io.sluice.api.SluiceClock;
 import io.sluice.api.datasource.DataSource;
+import io.sluice.api.datasource.DataSourceFileLoader;
 import io.sluice.api.function.SqlFunction;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.source.SourceProvider;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -50,6 +52,7 @@ public final class Sluice implements AutoCloseable {
     private final ListenerBus bus = new ListenerBus();
     private final Set<MicroBatchExecution> active = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
+    private final ClassLoader loader;
 
     private Sluice(Builder b) {
         this.clock = b.clock;
@@ -64,6 +67,15 @@ public final class Sluice implements AutoCloseable {
         this.readers = new ThreadPoolExecutor(parallelism, parallelism, 30, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), named("sluice-reader-"));
         this.readers.allowCoreThreadTimeOut(true);
+        this.loader = b.classLoader;
+        try {
+            for (java.nio.file.Path p : b.dataSourceFiles) {
+                registerDataSourceFiles(p);
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     /** A Sluice with the real clock and one reader thread per core. */
@@ -105,6 +117,49 @@ public final class Sluice implements AutoCloseable {
      */
     public Sluice registerDataSource(DataSource dataSource) {
         providers.register(new DataSourceAdapter(dataSource));
+        return this;
+    }
+
+    /**
+     * Registers the data sources defined in a file of another language, or in every such file of a folder (not
+     * its subfolders), as {@link #registerDataSource} does. The engine reads no language itself: a
+     * {@link DataSourceFileLoader} found with ServiceLoader on the builder's class loader reads each file it
+     * {@link DataSourceFileLoader#reads} (sluice-python's reads {@code .py} files); in a folder, files no loader
+     * reads are skipped. A file that cannot be loaded fails here, before any query starts.
+     *
+     * @throws IllegalArgumentException when the path does not exist, or a file given alone has no loader
+     */
+    public Sluice registerDataSourceFiles(java.nio.file.Path path) {
+        checkOpen();
+        List<DataSourceFileLoader> loaders = new ArrayList<>();
+        ServiceLoader.load(DataSourceFileLoader.class, loader).forEach(loaders::add);
+        List<java.nio.file.Path> files = new ArrayList<>();
+        boolean folder = java.nio.file.Files.isDirectory(path);
+        if (folder) {
+            try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(path)) {
+                s.filter(java.nio.file.Files::isRegularFile).sorted().forEach(files::add);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("Cannot list " + path + ": " + e.getMessage(), e);
+            }
+        } else if (java.nio.file.Files.isRegularFile(path)) {
+            files.add(path);
+        } else {
+            throw new IllegalArgumentException("No such file or folder of data sources: " + path);
+        }
+        for (java.nio.file.Path f : files) {
+            DataSourceFileLoader l = loaders.stream().filter(x -> x.reads(f)).findFirst().orElse(null);
+            if (l == null) {
+                if (!folder) {
+                    throw new IllegalArgumentException("No DataSourceFileLoader on the class path reads " + f
+                            + " (loaders: " + (loaders.isEmpty() ? "none" : loaders.stream()
+                            .map(x -> x.getClass().getName()).toList()) + "): add the module for such files");
+                }
+                continue;
+            }
+            for (DataSource d : l.load(f, parallelism)) {
+                registerDataSource(d);
+            }
+        }
         return this;
     }
 
@@ -294,6 +349,7 @@ public final class Sluice implements AutoCloseable {
         private int parallelism = Runtime.getRuntime().availableProcessors();
         private ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
         private long stopGracePeriodMs = DEFAULT_STOP_GRACE_PERIOD.toMillis();
+        private final List<java.nio.file.Path> dataSourceFiles = new ArrayList<>();
 
         private Builder() {
         }
@@ -310,6 +366,15 @@ public final class Sluice implements AutoCloseable {
                 throw new IllegalArgumentException("parallelism must be positive: " + parallelism);
             }
             this.parallelism = parallelism;
+            return this;
+        }
+
+        /**
+         * A file (or folder) of data sources in another language, registered by {@link #build()} as
+         * {@link Sluice#registerDataSourceFiles} does; may be given several times.
+         */
+        public Builder dataSourceFiles(java.nio.file.Path path) {
+            dataSourceFiles.add(java.util.Objects.requireNonNull(path, "path"));
             return this;
         }
 

@@ -156,9 +156,10 @@ final class DocHarness {
                 switch (b.kind()) {
                     case UNKNOWN -> failures.add(b.where() + ": a code block without a known language ('" + b.info()
                             + "'): fence it as ```java or ```bash (run by the doc tests), or ```text, ```json, "
-                            + "```yaml (not run)");
+                            + "```yaml (not run), ```python (compiled by python3; saved and run with a file directive)");
                     case JSON -> failures.addAll(parses(b, new ObjectMapper()));
                     case YAML -> failures.addAll(parses(b, new YAMLMapper()));
+                    case PYTHON -> failures.addAll(pythonCompiles(b));
                     case JAVA -> {
                         try {
                             Directive wrap = b.directive("wrap");
@@ -341,5 +342,30 @@ final class DocHarness {
     private static String clip(String s) {
         String t = s.strip();
         return t.isEmpty() ? "(nothing)" : t.length() > 2000 ? t.substring(0, 2000) + "..." : t;
+    }
+
+    /**
+     * A ```python block must compile on the machine's python3 (a block saved with a file directive is also run by
+     * the page's commands, e.g. {@code sluice run --python FILE}).
+     */
+    static List<String> pythonCompiles(Block b) {
+        try {
+            Process p = new ProcessBuilder("python3", "-c",
+                    "import sys; compile(sys.stdin.read(), sys.argv[1], 'exec')", b.where())
+                    .redirectErrorStream(true).start();
+            try (var in = p.getOutputStream()) {
+                in.write(b.text().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                return List.of(b.where() + ": the Python block does not compile: " + out.strip());
+            }
+            return List.of();
+        } catch (java.io.IOException e) {
+            return List.of(b.where() + ": cannot run python3 to check a Python block: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of(b.where() + ": interrupted");
+        }
     }
 }

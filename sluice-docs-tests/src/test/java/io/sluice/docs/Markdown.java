@@ -19,7 +19,7 @@ final class Markdown {
 
     /** What a block is, from its info string; an indented block holds commands. */
     enum Kind {
-        JAVA, COMMANDS, TEXT, JSON, YAML, UNKNOWN;
+        JAVA, COMMANDS, TEXT, JSON, YAML, PYTHON, UNKNOWN;
 
         static Kind of(String info) {
             return switch (info.toLowerCase(Locale.ROOT)) {
@@ -28,6 +28,7 @@ final class Markdown {
                 case "text" -> TEXT;
                 case "json" -> JSON;
                 case "yaml", "yml" -> YAML;
+                case "python", "py" -> PYTHON;
                 default -> UNKNOWN;
             };
         }

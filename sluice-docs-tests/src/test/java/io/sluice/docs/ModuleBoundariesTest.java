@@ -47,6 +47,7 @@ class ModuleBoundariesTest {
         m.put("sluice-cli", Module.of(io.sluice.cli.Main.class, "io.sluice.cli"));
         m.put("sluice-testkit", Module.of(io.sluice.testkit.SourceContract.class, "io.sluice.testkit"));
         m.put("sluice-examples", Module.of(io.sluice.examples.QuickDemo.class, "io.sluice.examples"));
+        m.put("sluice-python", Module.of(io.sluice.python.PythonDataSources.class, "io.sluice.python"));
         // The Spark bridge is not on this module's class path (Spark's jars are too big for it): its classes when
         // it was built.
         Path spark = ModuleBoundaries.locationOf(io.sluice.core.Sluice.class).resolve("../../../sluice-spark/target"

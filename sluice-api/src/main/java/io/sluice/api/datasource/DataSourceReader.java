@@ -6,7 +6,10 @@ import io.sluice.api.source.InputPartition;
 import java.util.Iterator;
 import java.util.List;
 
-/** A batch reader for one-off reads ({@code Sluice.read()}), the twin of PySpark's {@code DataSourceReader}. */
+/**
+ * A batch reader for one-off reads ({@code Sluice.read()}), the twin of PySpark's {@code DataSourceReader}. A reader
+ * that is also {@link AutoCloseable} is closed by the engine when the read ends, also on failure.
+ */
 public interface DataSourceReader {
 
     /** The partitions of everything to read; one {@link io.sluice.api.source.InputPartition} by default. */

@@ -1,0 +1,1 @@
+from pyspark.sql.types import Row  # noqa: F401
