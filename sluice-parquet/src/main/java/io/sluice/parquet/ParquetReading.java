@@ -106,6 +106,9 @@ final class ParquetReading implements FileFormatReader {
         private final MessageColumnIO io;
         private final RootConverter root;
         private RecordReader<Row> records;
+        /** The column-by-column reader of a flat file, or null; used for the row groups read whole. */
+        private final FlatColumns flat;
+        private boolean byColumns;
         private long left;
         private Row current;
 
@@ -113,6 +116,8 @@ final class ParquetReading implements FileFormatReader {
             this.reader = reader;
             this.io = io;
             this.root = root;
+            this.flat = root.struct instanceof BuilderRowConverter b
+                    ? FlatColumns.of(b, root.requested, reader.getFooter()) : null;
         }
 
         @Override
@@ -123,10 +128,15 @@ final class ParquetReading implements FileFormatReader {
                     return false;
                 }
                 left = pages.getRowCount();
-                records = io.getRecordReader(pages, root);
+                byColumns = flat != null && pages.getRowIndexes().isEmpty();
+                if (byColumns) {
+                    flat.start(pages);
+                } else {
+                    records = io.getRecordReader(pages, root);
+                }
             }
             left--;
-            current = records.read();
+            current = byColumns ? flat.next() : records.read();
             return true;
         }
 
@@ -198,14 +208,16 @@ final class ParquetReading implements FileFormatReader {
     /** The record materializer: rows of the data schema, columns the file lacks null. */
     private static final class RootConverter extends RecordMaterializer<Row> {
         final MessageType requested;
-        private final StructConverter struct;
+        final GroupConverter struct;
         private Row row;
 
         RootConverter(Path file, MessageType fileSchema, StructType schema) throws IOException {
             GroupType pruned = prune(file, fileSchema, schema, "");
             this.requested = pruned == null ? new MessageType(fileSchema.getName())
                     : new MessageType(fileSchema.getName(), pruned.getFields());
-            this.struct = new StructConverter(file, requested, schema, "", r -> row = r);
+            // Flat records (the common case) are built with a RowBuilder; the Object[] path for the rest.
+            GroupConverter built = BuilderRowConverter.of(file, requested, schema, r -> row = r);
+            this.struct = built != null ? built : new StructConverter(file, requested, schema, "", r -> row = r);
         }
 
         @Override
@@ -236,14 +248,7 @@ final class ParquetReading implements FileFormatReader {
             this.repeatedList = new boolean[g.getFieldCount()];
             for (int i = 0; i < g.getFieldCount(); i++) {
                 Type t = g.getType(i);
-                int idx = struct.indexOf(t.getName());
-                if (idx < 0) {
-                    for (int j = 0; j < struct.size(); j++) {
-                        if (struct.field(j).name().equalsIgnoreCase(t.getName())) {
-                            idx = j;
-                        }
-                    }
-                }
+                int idx = targetIndex(struct, t.getName());
                 target[i] = idx;
                 int slot = idx;
                 String p = path.isEmpty() ? t.getName() : path + ", " + t.getName();
@@ -293,7 +298,20 @@ final class ParquetReading implements FileFormatReader {
         }
     }
 
-    private static Converter converter(Path file, Type t, DataType target, String path, Consumer<Object> out)
+    /** The index of the schema field a (pruned) file field was matched to: by exact name, else ignoring case. */
+    static int targetIndex(StructType struct, String name) {
+        int idx = struct.indexOf(name);
+        if (idx < 0) {
+            for (int j = 0; j < struct.size(); j++) {
+                if (struct.field(j).name().equalsIgnoreCase(name)) {
+                    idx = j;
+                }
+            }
+        }
+        return idx;
+    }
+
+    static Converter converter(Path file, Type t, DataType target, String path, Consumer<Object> out)
             throws IOException {
         LogicalTypeAnnotation l = t.getLogicalTypeAnnotation();
         if (!t.isPrimitive()) {
