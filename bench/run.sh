@@ -146,7 +146,8 @@ args() { # the arguments each workload gets
     parquetread) echo "$DATA/events-parquet";;
     plan100k) echo "$DATA/plan100k 1000";;
     plan200k) echo "$DATA/plan200k 0";;
-    jsonwrite|parquetwrite) echo "1000000 20";;
+    jsonwrite) echo "1000000 20";;
+    parquetwrite) echo "1000000 30";;   # Spark's first batch alone takes ~10 s of it
   esac
 }
 val() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }   # val LINE KEY

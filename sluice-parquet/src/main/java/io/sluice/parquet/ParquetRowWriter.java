@@ -9,6 +9,7 @@ import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import io.sluice.files.format.FormatEncoder;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -52,8 +53,16 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
     private final MessageType parquetSchema;
     private final Map<String, String> footer;
     private final ParquetSinkSettings settings;
+    /** Spark's writer version (V1 pages); tests write V2 pages too, as other writers do. */
+    private final ParquetProperties.WriterVersion version;
 
     ParquetRowWriter(StructType schema, int[] columns, ParquetSinkSettings settings) {
+        this(schema, columns, settings, ParquetProperties.WriterVersion.PARQUET_1_0);
+    }
+
+    ParquetRowWriter(StructType schema, int[] columns, ParquetSinkSettings settings,
+                     ParquetProperties.WriterVersion version) {
+        this.version = version;
         this.schema = schema;
         this.columns = columns.clone();
         this.settings = settings;
@@ -71,6 +80,7 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
                 .withRowGroupSize(settings.blockSize())
                 .withPageSize(settings.pageSize())
                 .withDictionaryEncoding(settings.dictionary())
+                .withWriterVersion(version)
                 .withExtraMetaData(footer)
                 .build();
         return new FormatEncoder() {

@@ -179,6 +179,8 @@ public final class EngineBench {
                     .option("checkpointLocation", chk.toString())
                     .trigger(Trigger.defaultTrigger()).start();
             Thread.sleep(seconds * 1000);
+            // On a loaded machine Spark may not reach its third batch in `seconds`: wait for it (up to 10 minutes).
+            require(c.three.await(600, TimeUnit.SECONDS), "fewer than 3 batches in 10 minutes");
             q.stop();
             c.awaitEnd();
             System.out.print(Measure.writeLine("sluice", workload, c.samples(), startMs, rowsPerBatch, seconds,
@@ -326,6 +328,8 @@ public final class EngineBench {
     static final class Collector extends Listener {
         final List<StreamingQueryProgress> progress = new ArrayList<>();
         final CountDownLatch first = new CountDownLatch(1);
+        /** Three batches: the write workloads' two warm-up batches and one measured. */
+        final CountDownLatch three = new CountDownLatch(3);
         final CountDownLatch terminated = new CountDownLatch(1);
         volatile String failure;
 
@@ -335,6 +339,7 @@ public final class EngineBench {
                 progress.add(event.progress());
             }
             first.countDown();
+            three.countDown();
         }
 
         @Override

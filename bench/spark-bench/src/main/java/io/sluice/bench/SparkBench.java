@@ -190,6 +190,8 @@ public final class SparkBench {
                     .option("checkpointLocation", chk.toString())
                     .trigger(Trigger.ProcessingTime(0L)).start();
             Thread.sleep(seconds * 1000);
+            // On a loaded machine Spark may not reach its third batch in `seconds`: wait for it (up to 10 minutes).
+            require(c.three.await(600, TimeUnit.SECONDS), "fewer than 3 batches in 10 minutes");
             q.stop();
             c.awaitEnd();
             System.out.print(Measure.writeLine("spark", workload, c.samples(), startMs, rowsPerBatch, seconds,
@@ -239,6 +241,8 @@ public final class SparkBench {
     static final class Collector extends Listener {
         final List<StreamingQueryProgress> progress = new ArrayList<>();
         final CountDownLatch first = new CountDownLatch(1);
+        /** Three batches: the write workloads' two warm-up batches and one measured. */
+        final CountDownLatch three = new CountDownLatch(3);
         final CountDownLatch terminated = new CountDownLatch(1);
         volatile String failure;
 
@@ -248,6 +252,7 @@ public final class SparkBench {
                 progress.add(event.progress());
             }
             first.countDown();
+            three.countDown();
         }
 
         @Override
