@@ -180,6 +180,12 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
 
     private final class RowWriteSupport extends WriteSupport<Row> {
         private RecordConsumer rc;
+        /**
+         * The last timestamp written and its INT96 bytes: rows of a batch often share one Instant (rate sources,
+         * a batch's processing time), and a Binary handed to parquet-java is never changed, so it can be reused.
+         */
+        private Instant lastInstant;
+        private Binary lastInt96;
 
         @Override
         public WriteContext init(ParquetConfiguration configuration) {
@@ -201,6 +207,15 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
             rc.startMessage();
             for (int i = 0; i < columns.length; i++) {
                 StructField f = schema.field(columns[i]);
+                if (f.dataType() == AtomicType.LONG_TYPE) {
+                    // getLong reads a RowBuilder row's word without making a Long.
+                    if (!row.isNullAt(columns[i])) {
+                        rc.startField(f.name(), i);
+                        rc.addLong(row.getLong(columns[i]));
+                        rc.endField(f.name(), i);
+                    }
+                    continue;
+                }
                 Object v = row.get(columns[i]);
                 if (v != null) {
                     field(f.name(), i, f.dataType(), v);
@@ -302,11 +317,15 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
                 case TIMESTAMP_MICROS -> rc.addLong(micros);
                 case TIMESTAMP_MILLIS -> rc.addLong(Math.floorDiv(micros, 1000));
                 case INT96 -> {
-                    long days = Math.floorDiv(micros, MICROS_PER_DAY);
-                    long nanosOfDay = Math.floorMod(micros, MICROS_PER_DAY) * 1000;
-                    ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
-                    b.putLong(nanosOfDay).putInt(Math.toIntExact(days + JULIAN_DAY_OF_EPOCH));
-                    rc.addBinary(Binary.fromConstantByteArray(b.array()));
+                    if (!i.equals(lastInstant)) {
+                        long days = Math.floorDiv(micros, MICROS_PER_DAY);
+                        long nanosOfDay = Math.floorMod(micros, MICROS_PER_DAY) * 1000;
+                        ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+                        b.putLong(nanosOfDay).putInt(Math.toIntExact(days + JULIAN_DAY_OF_EPOCH));
+                        lastInt96 = Binary.fromConstantByteArray(b.array());
+                        lastInstant = i;
+                    }
+                    rc.addBinary(lastInt96);
                 }
             }
         }
