@@ -128,6 +128,8 @@ final class ParquetReading implements FileFormatReader {
                     return false;
                 }
                 left = pages.getRowCount();
+                // Row ranges (a column-index filter) need parquet-java's synchronised readers. A record-level
+                // filter, if one is ever added, must go through the record reader too: FlatColumns applies none.
                 byColumns = flat != null && pages.getRowIndexes().isEmpty();
                 if (byColumns) {
                     flat.start(pages);
