@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Sluice vs Spark 4.2 (local[2]) on the same machine, one run after the other, never two at once.
 #
-#   bench/run.sh [WORKLOAD|engine|files|all]...   (default: all; ~10 minutes)
+#   bench/run.sh [WORKLOAD|engine|files|parquet|all]...   (default: all; ~12 minutes)
 #
 #   engine: overhead throughput startup (rate-micro-batch to noop)
-#   files:  jsonread csvread jsonwrite plan100k plan200k (both engines) and seenfiles (Sluice only: see below)
+#   files:  jsonread csvread parquetread jsonwrite parquetwrite plan100k plan200k (both engines) and seenfiles
+#           (Sluice only: see below)
+#   parquet: parquetread parquetwrite (both engines): the 2 M-row events data as Parquet, availableNow to noop; and
+#           rate-micro-batch into the parquet sink (snappy), rows written/s
 #   manifest: Sluice only, not part of `all` (~20 minutes): 20,000 one-row batches back to back into the json sink,
 #           twice: cleanupDelay=10s, then cleanupDelay=10s retention=30s; _spark_metadata's files and bytes and the
 #           compaction batches' addBatch, every 1,000 batches (MANIFEST_BATCHES=N for another count)
@@ -23,7 +26,9 @@
 #           CLI_BASELINE_JAR=PATH adds a fourth variant in turn: `java -jar PATH run ...` (an older build's jar).
 #
 # The file workloads read data generated once under bench/target/data by io.sluice.bench.GenerateEvents:
-# events-json and events-csv (100 files x 20,000 rows, the same rows), plan100k (100,000 one-line JSON files),
+# events-json, events-csv and events-parquet (100 files x 20,000 rows, the same rows; the Parquet files are written
+# by Sluice's Parquet sink encoder with its defaults, which are Spark's: snappy, 128 MiB row groups, so one row
+# group per file, 1 MiB pages, dictionary, INT96 timestamps), plan100k (100,000 one-line JSON files),
 # plan200k (200,000 one-line JSON files, read in one trigger: no maxFilesPerTrigger).
 # `seenfiles` runs two mains of sluice-files' test sources on its test classpath (sluice-files/target/test-classes
 # plus the shaded sluice-bench jar): PlanningScaleMain 100000 (a trigger that finds nothing new, a restart) and
@@ -36,22 +41,25 @@
 # gets the --add-opens flags of bench/spark-bench/jvm-opens.txt. `java` on PATH. Checkpoints go to
 # bench/target/checkpoints (a real folder on disk: Sluice's fsynced log writes are included).
 #
-# REPEAT=N (default 1) runs jsonread and csvread N times per engine, alternating Sluice and Spark, each in a fresh
-# JVM: the table shows each engine's median run (by seconds) and every pair's seconds and ratio.
+# REPEAT=N (default 1) runs jsonread, csvread, parquetread, jsonwrite and parquetwrite N times per engine,
+# alternating Sluice and Spark, each in a fresh JVM: the table shows each engine's median run (reads by seconds,
+# writes by whole-run rows/s) and every pair's figures and ratio.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 WHAT=${*:-all}
 ENGINE_WORKLOADS="overhead throughput startup"
-FILE_WORKLOADS="jsonread csvread jsonwrite plan100k plan200k"
+FILE_WORKLOADS="jsonread csvread parquetread jsonwrite parquetwrite plan100k plan200k"
+PARQUET_WORKLOADS="parquetread parquetwrite"
 WORKLOADS=
 for what in $WHAT; do
   case "$what" in
     all) WORKLOADS+=" $ENGINE_WORKLOADS $FILE_WORKLOADS seenfiles";;
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
-    overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|jsonwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|engine|files|all]..." >&2
+    parquet) WORKLOADS+=" $PARQUET_WORKLOADS";;
+    overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli) WORKLOADS+=" $what";;
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|engine|files|parquet|all]..." >&2
        exit 2;;
   esac
 done
@@ -79,7 +87,7 @@ CLI_SPARK_RUNS=${CLI_SPARK_RUNS:-3}
 # `cli` alone needs neither benchmark program (Spark's only for its CLI_SPARK_RUNS).
 only_cli=false
 [[ $WORKLOADS == " cli" ]] && only_cli=true
-if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-kafka/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
@@ -107,6 +115,7 @@ gen() { # gen NAME FORMAT FILES LINES
 }
 wants jsonread && gen events-json json 100 20000
 wants csvread && gen events-csv csv 100 20000
+wants parquetread && gen events-parquet parquet 100 20000
 wants plan100k && gen plan100k json 100000 1
 wants plan200k && gen plan200k json 200000 1
 
@@ -134,9 +143,11 @@ args() { # the arguments each workload gets
   case $1 in
     jsonread) echo "$DATA/events-json";;
     csvread) echo "$DATA/events-csv";;
+    parquetread) echo "$DATA/events-parquet";;
     plan100k) echo "$DATA/plan100k 1000";;
     plan200k) echo "$DATA/plan200k 0";;
     jsonwrite) echo "1000000 20";;
+    parquetwrite) echo "1000000 30";;   # Spark's first batch alone takes ~10 s of it
   esac
 }
 val() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }   # val LINE KEY
@@ -144,27 +155,36 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else pri
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.0f%%", 100 * a / b }'; }
 num() { awk -v a="$1" 'BEGIN { if (a >= 1e6) printf "%.2f M", a / 1e6; else printf "%g", a }'; }
 
-median() { # median LINE...: the line whose seconds= is the median (the lower middle one for an even count)
-  local n=$#
-  printf '%s\n' "$@" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^seconds=/) print substr($i, 9), $0 }' \
+median() { # median KEY LINE...: the line whose KEY= is the median (the lower middle one for an even count)
+  local key=$1 n=$(( $# - 1 ))
+  shift
+  printf '%s\n' "$@" | awk -v k="$key=" '{ for (i = 1; i <= NF; i++) if (index($i, k) == 1) print substr($i, length(k) + 1), $0 }' \
     | sort -g | sed -n "$(( (n + 1) / 2 ))p" | cut -d' ' -f2-
 }
 
 declare -A R
 for w in $ENGINE_WORKLOADS $FILE_WORKLOADS; do
   wants "$w" || continue
-  if [[ $w == jsonread || $w == csvread ]] && (( REPEAT > 1 )); then
+  if [[ $w == *read || $w == *write ]] && (( REPEAT > 1 )); then
     sl=() sp=() pairs=
     for ((i = 1; i <= REPEAT; i++)); do
       # shellcheck disable=SC2046
       sl+=("$(run sluice $w $(args $w))")
       # shellcheck disable=SC2046
       sp+=("$(run spark $w $(args $w))")
-      a=$(val "${sl[-1]}" seconds) b=$(val "${sp[-1]}" seconds)
-      pairs+="${pairs:+, }$a / $b = $(ratio "$b" "$a")"
+      if [[ $w == *read ]]; then
+        a=$(val "${sl[-1]}" seconds) b=$(val "${sp[-1]}" seconds)
+        pairs+="${pairs:+, }$a / $b = $(ratio "$b" "$a")"
+      else
+        a=$(val "${sl[-1]}" run_rows_per_s) b=$(val "${sp[-1]}" run_rows_per_s)
+        c=$(val "${sl[-1]}" rows_per_s) d=$(val "${sp[-1]}" rows_per_s)
+        pairs+="${pairs:+, }$(num "$a") / $(num "$b") = $(ratio "$a" "$b") (batches $(ratio "$c" "$d"))"
+      fi
     done
-    R[sluice_$w]=$(median "${sl[@]}")
-    R[spark_$w]=$(median "${sp[@]}")
+    key=seconds
+    [[ $w == *write ]] && key=run_rows_per_s
+    R[sluice_$w]=$(median $key "${sl[@]}")
+    R[spark_$w]=$(median $key "${sp[@]}")
     R[pairs_$w]=$pairs
     continue
   fi
@@ -321,7 +341,7 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
       row "cli: CLI_BASELINE_JAR, median / CPU ms" "$(val "$a" median_ms) / $(val "$a" cpu_median_ms)" "" ""
     fi
   fi
-  for w in jsonread csvread; do
+  for w in jsonread csvread parquetread; do
     [[ -n ${R[sluice_$w]:-} ]] || continue
     a=${R[sluice_$w]} b=${R[spark_$w]}
     row "$w: rows" "$(val "$a" rows)" "$(val "$b" rows)" ""
@@ -332,11 +352,17 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
       echo "$w: the medians of $REPEAT runs per engine above; each pair, seconds Sluice / Spark: ${R[pairs_$w]}"
     fi
   done
-  if [[ -n ${R[sluice_jsonwrite]:-} ]]; then
-    a=${R[sluice_jsonwrite]} b=${R[spark_jsonwrite]}
-    row "jsonwrite: rows/s (sum rows / sum duration)" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
-    row "jsonwrite: batches measured / median ms" "$(val "$a" batches) / $(val "$a" median_ms)" "$(val "$b" batches) / $(val "$b" median_ms)" ""
-  fi
+  for w in jsonwrite parquetwrite; do
+    [[ -n ${R[sluice_$w]:-} ]] || continue
+    a=${R[sluice_$w]} b=${R[spark_$w]}
+    row "$w: rows/s, whole run (start() to last batch end)" "$(num "$(val "$a" run_rows_per_s)")" "$(num "$(val "$b" run_rows_per_s)")" "$(ratio "$(val "$a" run_rows_per_s)" "$(val "$b" run_rows_per_s)") (Sluice/Spark)"
+    row "$w: rows/s, batches (sum rows / sum duration)" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "$w: batches measured / median ms" "$(val "$a" batches) / $(val "$a" median_ms)" "$(val "$b" batches) / $(val "$b" median_ms)" ""
+    row "$w: MB written" "$(val "$a" out_mb)" "$(val "$b" out_mb)" ""
+    if [[ -n ${R[pairs_$w]:-} ]]; then
+      echo "$w: the medians of $REPEAT runs per engine above (by whole-run rows/s); each pair, whole-run rows/s Sluice / Spark: ${R[pairs_$w]}"
+    fi
+  done
   if [[ -n ${R[sluice_plan100k]:-} ]]; then
     a=${R[sluice_plan100k]} b=${R[spark_plan100k]}
     row "plan100k: batch 0 latestOffset, ms" "$(val "$a" batch0_latest_offset_ms)" "$(val "$b" batch0_latest_offset_ms)" "$(ratio "$(val "$b" batch0_latest_offset_ms)" "$(val "$a" batch0_latest_offset_ms)") (Spark/Sluice)"

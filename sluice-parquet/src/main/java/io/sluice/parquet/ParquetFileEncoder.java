@@ -48,14 +48,15 @@ final class ParquetFileEncoder implements FormatEncoder {
     private final Thread owner = Thread.currentThread();
 
     ParquetFileEncoder(OutputFile out, WriteSupport<Row> support, Map<String, String> footer,
-                       ParquetSinkSettings s, ParquetMemory memory) throws IOException {
+                       ParquetSinkSettings s, ParquetMemory memory, ParquetProperties.WriterVersion version)
+            throws IOException {
         this.support = support;
         this.footer = footer;
         this.memory = memory;
         this.blockSize = s.blockSize();
         this.schema = support.init(new PlainParquetConfiguration()).getSchema();
         this.props = ParquetProperties.builder().withPageSize(s.pageSize()).withDictionaryEncoding(s.dictionary())
-                .build();
+                .withWriterVersion(version).build();
         this.compressor = ParquetCodecs.INSTANCE.getCompressor(s.codec());
         this.file = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, s.blockSize(), 0, null, props);
         file.start();

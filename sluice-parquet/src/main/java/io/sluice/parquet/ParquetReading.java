@@ -76,7 +76,7 @@ final class ParquetReading implements FileFormatReader {
     }
 
     /** The file being read and its calendar rebase (from its footer). */
-    private record In(Path path, CalendarRebase rebase) {
+    record In(Path path, CalendarRebase rebase) {
     }
 
     /** {@code numRowGroupsRead} and {@code numRowGroupsSkipped} (by the filters) of every file opened so far. */
@@ -160,6 +160,9 @@ final class ParquetReading implements FileFormatReader {
         private final int[] groups;
         private int group;
         private RecordReader<Row> records;
+        /** The column-by-column reader of a flat file, or null; used for the row groups read whole. */
+        private final FlatColumns flat;
+        private boolean byColumns;
         private long left;
         private Row current;
 
@@ -169,6 +172,8 @@ final class ParquetReading implements FileFormatReader {
             this.io = io;
             this.root = root;
             this.groups = groups;
+            this.flat = root.struct instanceof BuilderRowConverter b
+                    ? FlatColumns.of(b, root.requested, reader.getFooter()) : null;
         }
 
         @Override
@@ -180,10 +185,17 @@ final class ParquetReading implements FileFormatReader {
                         return false;
                     }
                     left = pages.getRowCount();
-                    records = io.getRecordReader(pages, root);
+                    // Row ranges (a column-index filter) need parquet-java's synchronised readers. A record-level
+                    // filter, if one is ever added, must go through the record reader too: FlatColumns applies none.
+                    byColumns = flat != null && pages.getRowIndexes().isEmpty();
+                    if (byColumns) {
+                        flat.start(pages);
+                    } else {
+                        records = io.getRecordReader(pages, root);
+                    }
                 }
                 left--;
-                current = records.read();
+                current = byColumns ? flat.next() : records.read();
                 return true;
             } catch (java.io.InterruptedIOException | java.nio.channels.ClosedByInterruptException e) {
                 throw e;
@@ -277,14 +289,19 @@ final class ParquetReading implements FileFormatReader {
     /** The record materializer: rows of the data schema, columns the file lacks null. */
     private static final class RootConverter extends RecordMaterializer<Row> {
         final MessageType requested;
-        private final StructConverter struct;
+        final GroupConverter struct;
         private Row row;
 
         RootConverter(In file, MessageType fileSchema, StructType schema) throws IOException {
             GroupType pruned = prune(file, fileSchema, schema, "");
             this.requested = pruned == null ? new MessageType(fileSchema.getName())
                     : new MessageType(fileSchema.getName(), pruned.getFields());
-            this.struct = new StructConverter(file, requested, schema, "", r -> row = r);
+            // Flat records (the common case) are built with a RowBuilder; the Object[] path for the rest, and for a
+            // file that needs a calendar rebase (the RowBuilder path and FlatColumns decode dates and timestamps
+            // themselves, without it).
+            GroupConverter built = file.rebase().isIdentity()
+                    ? BuilderRowConverter.of(file, requested, schema, r -> row = r) : null;
+            this.struct = built != null ? built : new StructConverter(file, requested, schema, "", r -> row = r);
         }
 
         @Override
@@ -315,14 +332,7 @@ final class ParquetReading implements FileFormatReader {
             this.repeatedList = new boolean[g.getFieldCount()];
             for (int i = 0; i < g.getFieldCount(); i++) {
                 Type t = g.getType(i);
-                int idx = struct.indexOf(t.getName());
-                if (idx < 0) {
-                    for (int j = 0; j < struct.size(); j++) {
-                        if (struct.field(j).name().equalsIgnoreCase(t.getName())) {
-                            idx = j;
-                        }
-                    }
-                }
+                int idx = targetIndex(struct, t.getName());
                 target[i] = idx;
                 int slot = idx;
                 String p = path.isEmpty() ? t.getName() : path + ", " + t.getName();
@@ -373,7 +383,20 @@ final class ParquetReading implements FileFormatReader {
         }
     }
 
-    private static Converter converter(In file, Type t, DataType target, String path, Consumer<Object> out)
+    /** The index of the schema field a (pruned) file field was matched to: by exact name, else ignoring case. */
+    static int targetIndex(StructType struct, String name) {
+        int idx = struct.indexOf(name);
+        if (idx < 0) {
+            for (int j = 0; j < struct.size(); j++) {
+                if (struct.field(j).name().equalsIgnoreCase(name)) {
+                    idx = j;
+                }
+            }
+        }
+        return idx;
+    }
+
+    static Converter converter(In file, Type t, DataType target, String path, Consumer<Object> out)
             throws IOException {
         LogicalTypeAnnotation l = t.getLogicalTypeAnnotation();
         if (!t.isPrimitive()) {

@@ -9,6 +9,7 @@ import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import io.sluice.files.format.FormatEncoder;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.OutputFile;
@@ -52,8 +53,16 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
     private final ParquetSinkSettings settings;
     /** The budget of this query's open files. */
     private final ParquetMemory memory;
+    /** Spark's writer version (V1 pages); tests write V2 pages too, as other writers do. */
+    private final ParquetProperties.WriterVersion version;
 
     ParquetRowWriter(StructType schema, int[] columns, ParquetSinkSettings settings) {
+        this(schema, columns, settings, ParquetProperties.WriterVersion.PARQUET_1_0);
+    }
+
+    ParquetRowWriter(StructType schema, int[] columns, ParquetSinkSettings settings,
+                     ParquetProperties.WriterVersion version) {
+        this.version = version;
         this.schema = schema;
         this.columns = columns.clone();
         this.settings = settings;
@@ -65,7 +74,7 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
 
     @Override
     public FormatEncoder open(OutputStream out) throws IOException {
-        return new ParquetFileEncoder(new StreamFile(out), new RowWriteSupport(), footer, settings, memory);
+        return new ParquetFileEncoder(new StreamFile(out), new RowWriteSupport(), footer, settings, memory, version);
     }
 
     /** Not while the open files' row groups would get less than the minimum each ({@link ParquetMemory}). */
@@ -134,6 +143,12 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
 
     private final class RowWriteSupport extends WriteSupport<Row> {
         private RecordConsumer rc;
+        /**
+         * The last timestamp written and its INT96 bytes: rows of a batch often share one Instant (rate sources,
+         * a batch's processing time), and a Binary handed to parquet-java is never changed, so it can be reused.
+         */
+        private Instant lastInstant;
+        private Binary lastInt96;
 
         @Override
         public WriteContext init(ParquetConfiguration configuration) {
@@ -155,6 +170,15 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
             rc.startMessage();
             for (int i = 0; i < columns.length; i++) {
                 StructField f = schema.field(columns[i]);
+                if (f.dataType() == AtomicType.LONG_TYPE) {
+                    // getLong reads a RowBuilder row's word without making a Long.
+                    if (!row.isNullAt(columns[i])) {
+                        rc.startField(f.name(), i);
+                        rc.addLong(row.getLong(columns[i]));
+                        rc.endField(f.name(), i);
+                    }
+                    continue;
+                }
                 Object v = row.get(columns[i]);
                 if (v != null) {
                     field(f.name(), i, f.dataType(), v);
@@ -256,11 +280,15 @@ final class ParquetRowWriter implements FormatEncoder.Factory {
                 case TIMESTAMP_MICROS -> rc.addLong(micros);
                 case TIMESTAMP_MILLIS -> rc.addLong(Math.floorDiv(micros, 1000));
                 case INT96 -> {
-                    long days = Math.floorDiv(micros, MICROS_PER_DAY);
-                    long nanosOfDay = Math.floorMod(micros, MICROS_PER_DAY) * 1000;
-                    ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
-                    b.putLong(nanosOfDay).putInt(Math.toIntExact(days + JULIAN_DAY_OF_EPOCH));
-                    rc.addBinary(Binary.fromConstantByteArray(b.array()));
+                    if (!i.equals(lastInstant)) {
+                        long days = Math.floorDiv(micros, MICROS_PER_DAY);
+                        long nanosOfDay = Math.floorMod(micros, MICROS_PER_DAY) * 1000;
+                        ByteBuffer b = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+                        b.putLong(nanosOfDay).putInt(Math.toIntExact(days + JULIAN_DAY_OF_EPOCH));
+                        lastInt96 = Binary.fromConstantByteArray(b.array());
+                        lastInstant = i;
+                    }
+                    rc.addBinary(lastInt96);
                 }
             }
         }

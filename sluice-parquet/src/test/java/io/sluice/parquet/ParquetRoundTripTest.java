@@ -232,4 +232,94 @@ class ParquetRoundTripTest {
                 "parquet.enable.dictionary", "false");
         assertThat(read(out, "id bigint, s string")).containsExactlyInAnyOrderElementsOf(rows);
     }
+
+    /** Flat rows over several pages and row-builder blocks: nulls, non-ASCII strings, every word type. */
+    static List<Row> flatRows() {
+        return flatRows(Integer.MAX_VALUE);
+    }
+
+    /** The same with every value one of about {@code distinct} per column, so every chunk stays dictionary-encoded. */
+    static List<Row> flatRows(int distinct) {
+        List<Row> rows = new java.util.ArrayList<>();
+        for (int n = 0; n < 3000; n++) {
+            int i = n % distinct;
+            boolean none = i % 11 == 0;
+            rows.add(Row.of(none ? null : i % 3 == 0, none ? null : (byte) (i % 200 - 100), (short) (i * 7),
+                    none ? null : i * 1_000_003, (long) i << 33, i % 5 == 0 ? null : i / 4f, i / 8.0,
+                    new BigDecimal(i).movePointLeft(2), i % 13 == 0 ? null : (i % 4 == 0 ? "\u00e9t\u00e9 " + i
+                    : "v" + (i % 50)), none ? null : "id-" + i, LocalDate.ofEpochDay(i - 1500),
+                    none ? null : TS.plusSeconds(i * 3_600L).minusNanos(i * 1000L),
+                    Instant.parse("1969-12-31T23:59:59.999999Z").plusSeconds(i % 7)));
+        }
+        return rows;
+    }
+
+    static final String FLAT = "b boolean, y tinyint, s smallint, i int, l bigint, f float, d double, "
+            + "dec decimal(9,2), str string, id string, dt date, ts timestamp, ts2 timestamp";
+
+    @Test
+    void flatFilesReadBackExactlyWithAndWithoutDictionaryInEveryTimestampType() throws Exception {
+        List<Row> rows = flatRows();
+        for (String dictionary : List.of("true", "false")) {
+            for (String ts : List.of("INT96", "TIMESTAMP_MICROS", "TIMESTAMP_MILLIS")) {
+                Path out = write(FLAT, rows, "parquet.page.size", "2048", "parquet.enable.dictionary", dictionary,
+                        "spark.sql.parquet.outputTimestampType", ts);
+                List<Row> expected = ts.equals("TIMESTAMP_MILLIS") ? rows.stream().map(r -> {
+                    Object[] v = r.toArray();
+                    for (int c : new int[] {11, 12}) {
+                        v[c] = v[c] == null ? null : Instant.ofEpochMilli(Math.floorDiv(
+                                ((Instant) v[c]).getEpochSecond() * 1_000_000L + ((Instant) v[c]).getNano() / 1000,
+                                1000L));
+                    }
+                    return Row.of(v);
+                }).toList() : rows;
+                assertThat(readByColumns(out)).isTrue();
+                assertThat(read(out, FLAT)).as(dictionary + " " + ts).containsExactlyInAnyOrderElementsOf(expected);
+                // A projection, another order, a column the files lack and a case-insensitive match.
+                assertThat(read(out, "TS timestamp, gone int, str string")).as(dictionary + " " + ts)
+                        .containsExactlyInAnyOrderElementsOf(expected.stream()
+                                .map(r -> Row.of(r.get(11), null, r.get(8))).toList());
+            }
+        }
+    }
+
+    /** Whether every file of the folder is one {@link FlatColumns} reads (its encodings), else parquet-java's records. */
+    static boolean readByColumns(Path dir) throws Exception {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path f : s.filter(p -> p.toString().endsWith(".parquet")).toList()) {
+                try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(f),
+                        org.apache.parquet.SluiceReadOptions.of(ParquetCodecs.INSTANCE))) {
+                    if (!FlatColumns.handles(r.getFooter())) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    @Test
+    void flatFilesOfVersion2PagesReadBackExactly() throws Exception {
+        // Version 2 pages: dictionary ids and RLE levels without a length, read by FlatColumns while every chunk
+        // is dictionary-encoded; without a dictionary the writer uses DELTA encodings, read by parquet-java.
+        List<Row> rows = flatRows(23);
+        StructType schema = StructType.fromDDL(FLAT);
+        int[] columns = java.util.stream.IntStream.range(0, schema.size()).toArray();
+        for (String dictionary : List.of("true", "false")) {
+            Path dir = Files.createTempDirectory(tmp, "v2");
+            ParquetRowWriter writer = new ParquetRowWriter(schema, columns, ParquetSinkSettings.of(
+                    io.sluice.api.Options.of(Map.of("parquet.page.size", "2048",
+                            "parquet.enable.dictionary", dictionary))),
+                    org.apache.parquet.column.ParquetProperties.WriterVersion.PARQUET_2_0);
+            try (var out = Files.newOutputStream(dir.resolve("v2.parquet"))) {
+                var enc = writer.open(out);
+                for (Row r : rows) {
+                    enc.write(r);
+                }
+                enc.finish();
+            }
+            assertThat(readByColumns(dir)).as(dictionary).isEqualTo(dictionary.equals("true"));
+            assertThat(read(dir, FLAT)).as(dictionary).containsExactlyElementsOf(rows);
+        }
+    }
 }

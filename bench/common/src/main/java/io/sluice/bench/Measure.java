@@ -59,6 +59,28 @@ final class Measure {
                 wall(counted).rowsPerSecond(), percentile(durations, 50));
     }
 
+    /**
+     * The {@code jsonwrite} / {@code parquetwrite} result line. Batch against batch: batches 0-1 are warm-up,
+     * {@code rows_per_s} = sum of rows / sum of durations. Whole run: {@code run_rows_per_s} = every committed
+     * batch's rows over the time from the {@code start()} call ({@code startMs}) to the end of the last committed
+     * batch (its trigger start plus its duration), so query start, warm-up and the JIT are in it.
+     */
+    static String writeLine(String engine, String workload, List<Sample> samples, long startMs, long rowsPerBatch,
+                            long seconds, long outBytes) {
+        List<Sample> counted = samples.stream().filter(s -> s.batchId() >= 2).toList();
+        require(counted.size() >= 1, "too few batches after the warm-up: " + counted.size());
+        long rows = counted.stream().mapToLong(Sample::rows).sum();
+        long ms = counted.stream().mapToLong(Sample::durationMs).sum();
+        long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
+        Sample last = samples.get(samples.size() - 1);
+        long runRows = samples.stream().mapToLong(Sample::rows).sum();
+        double runSeconds = (last.triggerStartMs() + last.durationMs() - startMs) / 1000.0;
+        return String.format(Locale.ROOT, "%s %s rows_per_batch=%d seconds=%d batches=%d rows_per_s=%.0f"
+                        + " median_ms=%d out_mb=%.1f run_batches=%d run_rows=%d run_seconds=%.3f run_rows_per_s=%.0f%n",
+                engine, workload, rowsPerBatch, seconds, counted.size(), rows * 1000.0 / Math.max(1, ms),
+                percentile(durations, 50), outBytes / 1e6, samples.size(), runRows, runSeconds, runRows / runSeconds);
+    }
+
     static Wall wall(List<Sample> counted) {
         Sample first = counted.get(0);
         Sample last = counted.get(counted.size() - 1);

@@ -29,10 +29,12 @@ import java.util.concurrent.TimeUnit;
  * overhead   [rowsPerBatch=1000]    [seconds=20]  per-batch overhead; batches in the first 3 s are warm-up
  * throughput [rowsPerBatch=5000000] [seconds=40]  rows/s; the first 3 batches are warm-up (as the Spark probe)
  * startup                                          JVM start to the first committed batch, then exit
- * jsonread DIR | csvread DIR                       availableNow file source (the events schema) to noop: rows/s
+ * jsonread DIR | csvread DIR | parquetread DIR     availableNow file source (the events schema) to noop: rows/s
  *                                                  from start() to termination
  * jsonwrite  [rowsPerBatch=1000000] [seconds=20]  rate-micro-batch to the json file sink: rows/s (sum rows / sum
- *                                                  batchDuration, batches 0-1 warm-up)
+ *                                                  batchDuration, batches 0-1 warm-up); run_rows_per_s: every
+ *                                                  committed row over start() to the last committed batch's end
+ * parquetwrite [rowsPerBatch=1000000] [seconds=20] the same into the parquet file sink (snappy, its defaults)
  * plan100k DIR [maxFilesPerTrigger=1000]          json file source over DIR's files: batch 0's latestOffset and total
  * plan200k DIR [maxFilesPerTrigger=1000]          the same (0: no maxFilesPerTrigger, every file in batch 0), peak RSS
  * manifest [batches=20000] [key=value]...         rate-micro-batch (1 row, 1 partition) to the json sink, back to back,
@@ -53,7 +55,7 @@ public final class EngineBench {
             case "overhead" -> overhead(longArg(args, 1, 1_000), longArg(args, 2, 20));
             case "throughput" -> throughput(longArg(args, 1, 5_000_000), longArg(args, 2, 40));
             case "startup" -> startup();
-            case "jsonread", "csvread" -> {
+            case "jsonread", "csvread", "parquetread" -> {
                 // -Dbench.rounds=N: the same read N times in this JVM, one line each (round=K): the later rounds
                 // show the engine without the JVM's warm-up; the benchmark's figure is round 1 of a fresh JVM.
                 int rounds = Integer.getInteger("bench.rounds", 1);
@@ -61,14 +63,14 @@ public final class EngineBench {
                     fileRead(workload, args[1], rounds > 1 ? " round=" + round : "");
                 }
             }
-            case "jsonwrite" -> jsonWrite(longArg(args, 1, 1_000_000), longArg(args, 2, 20));
+            case "jsonwrite", "parquetwrite" -> fileWrite(workload, longArg(args, 1, 1_000_000), longArg(args, 2, 20));
             case "plan100k", "plan200k" -> plan(workload, args[1], longArg(args, 2, 1_000));
             case "manifest" -> manifest(longArg(args, 1, 20_000), List.of(args).subList(Math.min(2, args.length),
                     args.length));
             default -> {
                 System.err.println("usage: EngineBench overhead [rowsPerBatch=1000] [seconds=20]"
-                        + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread DIR | csvread DIR"
-                        + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
+                        + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread|csvread|parquetread DIR"
+                        + " | jsonwrite|parquetwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
                         + " | manifest [batches=20000] [sinkOption=value]...");
                 System.exit(2);
             }
@@ -135,7 +137,7 @@ public final class EngineBench {
     static final String EVENTS_DDL = "event_id string, user_id string, amount_cents long, event_time timestamp";
 
     static void fileRead(String workload, String dir, String round) throws Exception {
-        String format = workload.equals("jsonread") ? "json" : "csv";
+        String format = workload.substring(0, workload.length() - "read".length());
         Path chk = checkpointDir(workload);
         Collector c = new Collector();
         try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
@@ -162,28 +164,27 @@ public final class EngineBench {
         }
     }
 
-    static void jsonWrite(long rowsPerBatch, long seconds) throws Exception {
-        Path chk = checkpointDir("jsonwrite");
-        Path out = checkpointDir("jsonwrite-out");
+    /** rate-micro-batch into the file sink of {@code jsonwrite}'s or {@code parquetwrite}'s format, back to back. */
+    static void fileWrite(String workload, long rowsPerBatch, long seconds) throws Exception {
+        String format = workload.substring(0, workload.length() - "write".length());
+        Path chk = checkpointDir(workload);
+        Path out = checkpointDir(workload + "-out");
         Collector c = new Collector();
         try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
             sluice.addListener(c);
+            long startMs = System.currentTimeMillis();
             StreamingQuery q = sluice.readStream().format("rate-micro-batch")
                     .option("rowsPerBatch", rowsPerBatch).option("numPartitions", 2).load()
-                    .writeStream().format("json").option("path", out.toString())
+                    .writeStream().format(format).option("path", out.toString())
                     .option("checkpointLocation", chk.toString())
                     .trigger(Trigger.defaultTrigger()).start();
             Thread.sleep(seconds * 1000);
+            // On a loaded machine Spark may not reach its third batch in `seconds`: wait for it (up to 10 minutes).
+            require(c.three.await(600, TimeUnit.SECONDS), "fewer than 3 batches in 10 minutes");
             q.stop();
             c.awaitEnd();
-            List<Sample> counted = c.samples().stream().filter(s -> s.batchId() >= 2).toList();
-            require(counted.size() >= 1, "too few batches after the warm-up: " + counted.size());
-            long rows = counted.stream().mapToLong(Sample::rows).sum();
-            long ms = counted.stream().mapToLong(Sample::durationMs).sum();
-            long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
-            System.out.printf(Locale.ROOT, "sluice jsonwrite rows_per_batch=%d seconds=%d batches=%d rows_per_s=%.0f"
-                            + " median_ms=%d out_mb=%.1f%n", rowsPerBatch, seconds, counted.size(),
-                    rows * 1000.0 / Math.max(1, ms), percentile(durations, 50), sizeOf(out) / 1e6);
+            System.out.print(Measure.writeLine("sluice", workload, c.samples(), startMs, rowsPerBatch, seconds,
+                    sizeOf(out)));
         } finally {
             deleteRecursively(chk);
             deleteRecursively(out);
@@ -327,6 +328,8 @@ public final class EngineBench {
     static final class Collector extends Listener {
         final List<StreamingQueryProgress> progress = new ArrayList<>();
         final CountDownLatch first = new CountDownLatch(1);
+        /** Three batches: the write workloads' two warm-up batches and one measured. */
+        final CountDownLatch three = new CountDownLatch(3);
         final CountDownLatch terminated = new CountDownLatch(1);
         volatile String failure;
 
@@ -336,6 +339,7 @@ public final class EngineBench {
                 progress.add(event.progress());
             }
             first.countDown();
+            three.countDown();
         }
 
         @Override

@@ -32,10 +32,12 @@ import java.util.function.Supplier;
  * overhead   [rowsPerBatch=1000]    [seconds=20]  per-batch overhead; batches in the first 3 s are warm-up
  * throughput [rowsPerBatch=5000000] [seconds=40]  rows/s; the first 3 batches are warm-up
  * startup                                          JVM start to the first committed batch (SparkSession included)
- * jsonread DIR | csvread DIR                       availableNow file source (the events schema) to noop: rows/s
+ * jsonread DIR | csvread DIR | parquetread DIR     availableNow file source (the events schema) to noop: rows/s
  *                                                  from start() to termination
  * jsonwrite  [rowsPerBatch=1000000] [seconds=20]  rate-micro-batch to the json file sink: rows/s (sum rows / sum
- *                                                  batchDuration, batches 0-1 warm-up)
+ *                                                  batchDuration, batches 0-1 warm-up); run_rows_per_s: every
+ *                                                  committed row over start() to the last committed batch's end
+ * parquetwrite [rowsPerBatch=1000000] [seconds=20] the same into the parquet file sink (snappy, Spark's default)
  * plan100k DIR [maxFilesPerTrigger=1000]          json file source over DIR's files: batch 0's latestOffset and total
  * plan200k DIR [maxFilesPerTrigger=1000]          the same (0: no maxFilesPerTrigger, every file in batch 0), peak RSS
  * kafka BOOTSTRAP TOPIC                           Spark's Kafka source (spark-sql-kafka-0-10), startingOffsets
@@ -49,11 +51,11 @@ public final class SparkBench {
     public static void main(String[] args) throws Exception {
         long mainEntered = System.currentTimeMillis();
         String workload = args.length > 0 ? args[0] : "overhead";
-        if (!List.of("overhead", "throughput", "startup", "jsonread", "csvread", "jsonwrite", "plan100k", "plan200k",
-                "kafka").contains(workload)) {
+        if (!List.of("overhead", "throughput", "startup", "jsonread", "csvread", "parquetread", "jsonwrite",
+                "parquetwrite", "plan100k", "plan200k", "kafka").contains(workload)) {
             System.err.println("usage: SparkBench overhead [rowsPerBatch=1000] [seconds=20]"
-                    + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread DIR | csvread DIR"
-                    + " | jsonwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
+                    + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread|csvread|parquetread DIR"
+                    + " | jsonwrite|parquetwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
                     + " | kafka BOOTSTRAP TOPIC");
             System.exit(2);
         }
@@ -67,7 +69,7 @@ public final class SparkBench {
         switch (workload) {
             case "overhead" -> overhead(spark, longArg(args, 1, 1_000), longArg(args, 2, 20));
             case "throughput" -> throughput(spark, longArg(args, 1, 5_000_000), longArg(args, 2, 40));
-            case "jsonread", "csvread" -> {
+            case "jsonread", "csvread", "parquetread" -> {
                 // -Dbench.rounds=N: the same read N times in this JVM, one line each (round=K): the later rounds
                 // show the engine without the JVM's warm-up; the benchmark's figure is round 1 of a fresh JVM.
                 int rounds = Integer.getInteger("bench.rounds", 1);
@@ -75,7 +77,8 @@ public final class SparkBench {
                     fileRead(spark, workload, args[1], rounds > 1 ? " round=" + round : "");
                 }
             }
-            case "jsonwrite" -> jsonWrite(spark, longArg(args, 1, 1_000_000), longArg(args, 2, 20));
+            case "jsonwrite", "parquetwrite" -> fileWrite(spark, workload, longArg(args, 1, 1_000_000),
+                    longArg(args, 2, 20));
             case "plan100k", "plan200k" -> plan(spark, workload, args[1], longArg(args, 2, 1_000));
             case "kafka" -> kafka(spark, args[1], args[2]);
             default -> startup(spark, mainEntered, sessionSeconds);
@@ -138,7 +141,7 @@ public final class SparkBench {
     static final String EVENTS_DDL = "event_id string, user_id string, amount_cents long, event_time timestamp";
 
     static void fileRead(SparkSession spark, String workload, String dir, String round) throws Exception {
-        String format = workload.equals("jsonread") ? "json" : "csv";
+        String format = workload.substring(0, workload.length() - "read".length());
         availableNowToNoop(spark, workload, round, () -> spark.readStream().format(format).schema(EVENTS_DDL).load(dir));
     }
 
@@ -172,28 +175,27 @@ public final class SparkBench {
         }
     }
 
-    static void jsonWrite(SparkSession spark, long rowsPerBatch, long seconds) throws Exception {
-        Path chk = checkpointDir("jsonwrite");
-        Path out = checkpointDir("jsonwrite-out");
+    /** rate-micro-batch into the file sink of {@code jsonwrite}'s or {@code parquetwrite}'s format, back to back. */
+    static void fileWrite(SparkSession spark, String workload, long rowsPerBatch, long seconds) throws Exception {
+        String format = workload.substring(0, workload.length() - "write".length());
+        Path chk = checkpointDir(workload);
+        Path out = checkpointDir(workload + "-out");
         Collector c = new Collector();
         spark.streams().addListener(c);
         try {
+            long startMs = System.currentTimeMillis();
             StreamingQuery q = spark.readStream().format("rate-micro-batch")
                     .option("rowsPerBatch", rowsPerBatch).option("numPartitions", 2).load()
-                    .writeStream().format("json").option("path", out.toString())
+                    .writeStream().format(format).option("path", out.toString())
                     .option("checkpointLocation", chk.toString())
                     .trigger(Trigger.ProcessingTime(0L)).start();
             Thread.sleep(seconds * 1000);
+            // On a loaded machine Spark may not reach its third batch in `seconds`: wait for it (up to 10 minutes).
+            require(c.three.await(600, TimeUnit.SECONDS), "fewer than 3 batches in 10 minutes");
             q.stop();
             c.awaitEnd();
-            List<Sample> counted = c.samples().stream().filter(s -> s.batchId() >= 2).toList();
-            require(counted.size() >= 1, "too few batches after the warm-up: " + counted.size());
-            long rows = counted.stream().mapToLong(Sample::rows).sum();
-            long ms = counted.stream().mapToLong(Sample::durationMs).sum();
-            long[] durations = counted.stream().mapToLong(Sample::durationMs).sorted().toArray();
-            System.out.printf(Locale.ROOT, "spark jsonwrite rows_per_batch=%d seconds=%d batches=%d rows_per_s=%.0f"
-                            + " median_ms=%d out_mb=%.1f%n", rowsPerBatch, seconds, counted.size(),
-                    rows * 1000.0 / Math.max(1, ms), percentile(durations, 50), sizeOf(out) / 1e6);
+            System.out.print(Measure.writeLine("spark", workload, c.samples(), startMs, rowsPerBatch, seconds,
+                    sizeOf(out)));
         } finally {
             deleteRecursively(chk);
             deleteRecursively(out);
@@ -239,6 +241,8 @@ public final class SparkBench {
     static final class Collector extends Listener {
         final List<StreamingQueryProgress> progress = new ArrayList<>();
         final CountDownLatch first = new CountDownLatch(1);
+        /** Three batches: the write workloads' two warm-up batches and one measured. */
+        final CountDownLatch three = new CountDownLatch(3);
         final CountDownLatch terminated = new CountDownLatch(1);
         volatile String failure;
 
@@ -248,6 +252,7 @@ public final class SparkBench {
                 progress.add(event.progress());
             }
             first.countDown();
+            three.countDown();
         }
 
         @Override
