@@ -292,7 +292,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     /** Why a logged file could not be read (damaged, not what its name says), and the ways out. */
     String corrupt(String uri, long logOffset, String reason) {
         return "Encountered error while reading file " + uri + " of log offset " + logOffset + " of "
-                + description() + ": " + reason + ". Repair or replace the file and restart (the batch is run "
+                + description() + ": " + reason + (reason.endsWith(".") ? "" : ".") + " Repair or replace the file and restart (the batch is run "
                 + "again and reads it again), or set ignoreCorruptFiles=true to skip what cannot be read of it";
     }
 
