@@ -37,4 +37,15 @@ final class SharedSpark {
         }
         return spark;
     }
+
+    /**
+     * A session of its own on the shared Spark context, with these SQL settings (the session time zone, ANSI mode):
+     * a test class that needs other settings uses one and never stops it, since stopping a session stops the
+     * context every class shares.
+     */
+    static SparkSession session(java.util.Map<String, String> sqlConf) {
+        SparkSession s = get().newSession();
+        sqlConf.forEach((k, v) -> s.conf().set(k, v));
+        return s;
+    }
 }

@@ -6,7 +6,6 @@ import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.sources.MemoryStream;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,22 +44,10 @@ class SparkAvroTest {
     private final Sluice sluice = Sluice.builder().parallelism(2).build();
 
     @BeforeAll
-    static void startSpark(@TempDir Path warehouse) {
-        spark = SparkSession.builder().master("local[2]").appName("sluice-avro-test")
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "2")
-                .config("spark.sql.datetime.java8API.enabled", "true")
-                .config("spark.sql.session.timeZone", "UTC")
-                .config("spark.sql.warehouse.dir", warehouse.toString())
-                .getOrCreate();
+    static void startSpark() {
+        spark = SharedSpark.session(Map.of());
     }
 
-    @AfterAll
-    static void stopSpark() {
-        if (spark != null) {
-            spark.stop();
-        }
-    }
 
     @AfterEach
     void closeSluice() {

@@ -11,7 +11,6 @@ import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.apache.spark.sql.SparkSession;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +24,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,22 +53,11 @@ class SparkParquetRebaseTest {
             .config("spark.sql.session.timeZone", ZONE).build();
 
     @BeforeAll
-    static void startSpark(@TempDir Path warehouse) {
-        spark = SparkSession.builder().master("local[1]").appName("sluice-parquet-rebase-test")
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "1")
-                .config("spark.sql.datetime.java8API.enabled", "true")
-                .config("spark.sql.session.timeZone", ZONE)
-                .config("spark.sql.warehouse.dir", warehouse.toString())
-                .getOrCreate();
+    static void startSpark() {
+        spark = SharedSpark.session(Map.of("spark.sql.session.timeZone", ZONE,
+                "spark.sql.shuffle.partitions", "1"));
     }
 
-    @AfterAll
-    static void stopSpark() {
-        if (spark != null) {
-            spark.stop();
-        }
-    }
 
     @AfterEach
     void closeSluice() {

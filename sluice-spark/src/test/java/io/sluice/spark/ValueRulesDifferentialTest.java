@@ -33,12 +33,7 @@ class ValueRulesDifferentialTest {
 
     @BeforeAll
     static void start() {
-        spark = SparkSession.builder().master("local[1]").appName("sluice-value-rules")
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.datetime.java8API.enabled", "true")
-                .config("spark.sql.session.timeZone", "UTC")
-                .config("spark.sql.ansi.enabled", "false")
-                .getOrCreate();
+        spark = SharedSpark.session(Map.of("spark.sql.ansi.enabled", "false"));
         // The same session time zone as Spark's above, whatever the JVM's zone (sluice-spark's tests set their own
         // JVM arguments).
         sluice = Sluice.builder().config("spark.sql.session.timeZone", "UTC").build();
@@ -48,9 +43,6 @@ class ValueRulesDifferentialTest {
     static void stop() {
         if (sluice != null) {
             sluice.close();
-        }
-        if (spark != null) {
-            spark.stop();
         }
     }
 
