@@ -134,7 +134,8 @@ class DocHarnessTest {
                 """);
         assertThat(r.failures()).containsExactly(
                 "page.md:2: a code block without a known language (''): fence it as ```java or ```bash (run by the "
-                        + "doc tests), or ```text, ```json, ```yaml (not run)",
+                        + "doc tests), or ```text, ```json, ```yaml (not run), ```python (compiled by python3; saved "
+                        + "and run with a file directive)",
                 "page.md:5: the doctest directive 'skip ' is malformed: say why the block cannot run: skip REASON",
                 "page.md:11: the ```json block does not parse: Unexpected character ('}' (code 125)): was expecting "
                         + "double-quote to start field name",
