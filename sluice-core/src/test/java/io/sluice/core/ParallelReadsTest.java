@@ -169,13 +169,19 @@ class ParallelReadsTest extends EngineTestBase {
     void aOneOffReadAlsoNoticesALaterFailureAndStopsTheStreamOnlyAfterEveryReaderReturned() {
         source.add(6);
         source.failReadingAtRow = 5;
+        // Partition 3 fails only once partition 0 is inside its read: a reader cancelled before it started is
+        // never opened, so it would have nothing to close.
+        CountDownLatch zeroReading = new CountDownLatch(1);
         source.onFirstReadOf = r -> {
-            if (r.from() == 0) {
-                try {
+            try {
+                if (r.from() == 0) {
+                    zeroReading.countDown();
                     never.await();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException("partition 0 interrupted", e);
+                } else if (!zeroReading.await(10, TimeUnit.SECONDS)) {
+                    throw new IllegalStateException("partition 0 never started reading");
                 }
+            } catch (InterruptedException e) {
+                throw new IllegalStateException("partition " + r.from() + " interrupted", e);
             }
         };
         source.onReaderClosed = r -> source.calls.add("reader " + r.from() + " closed");
