@@ -15,7 +15,6 @@ import sluice_worker
 
 lib, path, cls, total, parts, schema, batch_rows = sys.argv[1:8]
 sluice_worker._use_shim_if_needed(lib)
-sluice_worker._widen_pipe(1)
 out = os.fdopen(os.dup(1), "wb", buffering=1 << 16)
 os.dup2(2, 1)
 sluice_worker._out = out

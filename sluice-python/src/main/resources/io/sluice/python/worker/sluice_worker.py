@@ -262,23 +262,12 @@ def _exit_with_parent():
     threading.Thread(target=watch, name="sluice-parent-watch", daemon=True).start()
 
 
-def _widen_pipe(fd):
-    """Gives the pipe to the JVM room for a few batches (Linux: 1 MiB where allowed, the default is 64 KiB), so a
-    worker writing a batch goes on generating the next instead of waiting for the JVM's reader to be scheduled."""
-    try:
-        import fcntl
-        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
-    except (ImportError, OSError, ValueError):
-        pass  # not Linux, not a pipe, or above /proc/sys/fs/pipe-max-size: the default size works, a little slower
-
-
 def main():
     global _out, _in
     shim = sys.argv[1]
     _exit_with_parent()
     sys.path.insert(1, os.path.dirname(os.path.abspath(__file__)))
     # stdout carries frames only: keep its descriptor for them and send the user's prints to stderr
-    _widen_pipe(1)
     _out = os.fdopen(os.dup(1), "wb", buffering=1 << 16)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
