@@ -171,7 +171,7 @@ class Encoder:
                 if t == "boolean":
                     self._check(name, t, col)
                 out.append(_struct.pack(">%d%s" % (m, fmt), *col))
-            except _struct.error:
+            except (_struct.error, OverflowError):  # OverflowError: a float beyond FLOAT's range
                 self._check(name, t, col)
                 self._range(name, t, col)
             return
@@ -230,7 +230,7 @@ class Encoder:
         for v in col:
             try:
                 _struct.pack(fmt, v)
-            except _struct.error:
+            except (_struct.error, OverflowError):
                 raise RowTypeError("column '%s' of type %s got %r, which is out of its range"
                                    % (name, sql_name(t), v))
 
@@ -241,7 +241,7 @@ class Encoder:
                 self._check(name, t, [v])
                 try:
                     out.append(_struct.pack(">" + _FIXED[t], v))
-                except _struct.error:
+                except (_struct.error, OverflowError):
                     self._range(name, t, [v])
             elif t == "string":
                 if not isinstance(v, str):
