@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Sluice vs Spark 4.2 (local[2]) on the same machine, one run after the other, never two at once.
 #
-#   bench/run.sh [WORKLOAD|engine|files|parquet|all]...   (default: all; ~12 minutes)
+#   bench/run.sh [WORKLOAD|engine|files|parquet|python|all]...   (default: all; ~12 minutes)
 #
 #   engine: overhead throughput startup (rate-micro-batch to noop)
 #   files:  jsonread csvread parquetread jsonwrite parquetwrite plan100k plan200k (both engines) and seenfiles
 #           (Sluice only: see below)
 #   parquet: parquetread parquetwrite (both engines): the 2 M-row events data as Parquet, availableNow to noop; and
 #           rate-micro-batch into the parquet sink (snappy), rows written/s
+#   python: Sluice only: a Python stream reader (bench/sluice-bench's throughput_source.py) yielding
+#           (seq, account, amount) tuples, 8 partitions, 2 reading workers, availableNow to noop, against the same
+#           source written with the Java API, alternating in one JVM (a warm-up of each, then PYTHON_ROUNDS, default 3,
+#           of each; PYTHON_ROWS rows, default 4,000,000): the median round of each and the ratio; then one
+#           partition read by the worker's own loop with each stage timed (the user's generator, encoding, the
+#           pipe, the JVM's decoding)
 #   manifest: Sluice only, not part of `all` (~20 minutes): 20,000 one-row batches back to back into the json sink,
 #           twice: cleanupDelay=10s, then cleanupDelay=10s retention=30s; _spark_metadata's files and bytes and the
 #           compaction batches' addBatch, every 1,000 batches (MANIFEST_BATCHES=N for another count)
@@ -54,12 +60,12 @@ PARQUET_WORKLOADS="parquetread parquetwrite"
 WORKLOADS=
 for what in $WHAT; do
   case "$what" in
-    all) WORKLOADS+=" $ENGINE_WORKLOADS $FILE_WORKLOADS seenfiles";;
+    all) WORKLOADS+=" $ENGINE_WORKLOADS $FILE_WORKLOADS seenfiles python";;
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
     parquet) WORKLOADS+=" $PARQUET_WORKLOADS";;
-    overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|engine|files|parquet|all]..." >&2
+    overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python) WORKLOADS+=" $what";;
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|engine|files|parquet|all]..." >&2
        exit 2;;
   esac
 done
@@ -84,14 +90,16 @@ stale() { # stale JAR PATH...: true when JAR is missing or any file under PATH i
 }
 CLI_RUNS=${CLI_RUNS:-10}
 CLI_SPARK_RUNS=${CLI_SPARK_RUNS:-3}
-# `cli` alone needs neither benchmark program (Spark's only for its CLI_SPARK_RUNS).
+# `cli` alone needs neither benchmark program (Spark's only for its CLI_SPARK_RUNS); `python` alone needs only Sluice's.
 only_cli=false
 [[ $WORKLOADS == " cli" ]] && only_cli=true
-if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+only_python=false
+[[ $WORKLOADS == " python" ]] && only_python=true
+if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
-if { ! $only_cli || (( CLI_SPARK_RUNS > 0 )); } && stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src || [[ ! -f $SPARK_CP ]]; then
+if ! $only_python && { ! $only_cli || (( CLI_SPARK_RUNS > 0 )); } && { stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src || [[ ! -f $SPARK_CP ]]; }; then
   echo "building bench/spark-bench ..." >&2
   $MVN -pl bench/spark-bench package -DskipTests
 fi
@@ -120,7 +128,8 @@ wants plan100k && gen plan100k json 100000 1
 wants plan200k && gen plan200k json 200000 1
 
 SLUICE=(java $HEAP -Dbench.dir="$CHK" -jar "$SLUICE_JAR")
-SPARK=(java $HEAP $(cat bench/spark-bench/jvm-opens.txt) -Dbench.dir="$CHK" -cp "$SPARK_JAR:$(cat "$SPARK_CP")" io.sluice.bench.SparkBench)
+# (no classpath file when only Sluice's program was built: `python` alone)
+SPARK=(java $HEAP $(cat bench/spark-bench/jvm-opens.txt) -Dbench.dir="$CHK" -cp "$SPARK_JAR:$(cat "$SPARK_CP" 2>/dev/null || true)" io.sluice.bench.SparkBench)
 
 # ---------------------------------------------------------------- run
 
@@ -236,6 +245,15 @@ if wants kafka; then
   kafka_run sluice sluice "${KJ[@]}" sluice "$KB" sluice-bench-4x2m
   kafka_run spark spark "${SPARK[@]}" kafka "$KB" sluice-bench-4x2m
   [[ -z ${KAFKA_BOOTSTRAP:-} ]] && exec 7>&-   # closing its stdin stops the broker
+fi
+
+if wants python; then
+  echo "running sluice python ${PYTHON_ROWS:-4000000} ${PYTHON_ROUNDS:-3} (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+  echo "# sluice python ${PYTHON_ROWS:-4000000} ${PYTHON_ROUNDS:-3}: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+  out=$("${SLUICE[@]}" python "${PYTHON_ROWS:-4000000}" "${PYTHON_ROUNDS:-3}" | grep "^sluice python" | tee -a "$RESULTS")
+  echo "$out" >&2
+  R[sluice_python]=$(grep "^sluice python " <<<"$out")
+  R[sluice_python_stages]=$(grep "^sluice python-stages " <<<"$out")
 fi
 
 if wants cli; then
@@ -375,6 +393,18 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "plan200k: batch 0 batchDuration, ms" "$(val "$a" batch0_total_ms)" "$(val "$b" batch0_total_ms)" "$(ratio "$(val "$b" batch0_total_ms)" "$(val "$a" batch0_total_ms)") (Spark/Sluice)"
     row "plan200k: start() to batch 0's progress, s" "$(val "$a" start_to_batch0_s)" "$(val "$b" start_to_batch0_s)" "$(ratio "$(val "$b" start_to_batch0_s)" "$(val "$a" start_to_batch0_s)") (Spark/Sluice)"
     row "plan200k: peak RSS, MB" "$(val "$a" rss_peak_mb)" "$(val "$b" rss_peak_mb)" ""
+  fi
+  if [[ -n ${R[sluice_python]:-} ]]; then
+    a=${R[sluice_python]} s=${R[sluice_python_stages]}
+    g=$(awk -v r="$(val "$s" generate_rows_per_s)" 'BEGIN { print 2 * r }')
+    row "python: Java source, rows/s (median of $(val "$a" rounds))" "$(num "$(val "$a" java_rows_per_s)")" "" ""
+    row "python: Python source, 2 workers, rows/s" "$(num "$(val "$a" python_rows_per_s)")" "" "$(ratio "$(val "$a" java_rows_per_s)" "$(val "$a" python_rows_per_s)") (Java/Python)"
+    echo "python: every round's Java/Python ratio: $(val "$a" round_ratios)"
+    row "python: per row, the user's generator, us" "$(val "$s" generate_us)" "" ""
+    row "python: per row, encoding (sluice_rows), us" "$(val "$s" encode_us)" "" ""
+    row "python: per row, writing to the pipe, us" "$(val "$s" send_us)" "" "$(val "$s" bytes_per_row) bytes/row"
+    row "python: per row, the JVM's decoding, us" "$(val "$s" decode_us)" "" ""
+    row "python: the generator alone x 2 workers, rows/s" "$(num "$g")" "" "$(ratio "$(val "$a" java_rows_per_s)" "$g") (Java/it)"
   fi
   if [[ -n ${R[sluice_kafka]:-} ]]; then
     a=${R[sluice_kafka]} b=${R[spark_kafka]:-} r=${R[raw_kafka]} t=${R[rawtasks_kafka]}

@@ -40,6 +40,10 @@ import java.util.concurrent.TimeUnit;
  * manifest [batches=20000] [key=value]...         rate-micro-batch (1 row, 1 partition) to the json sink, back to back,
  *                                                  with these sink options: _spark_metadata's files and bytes and the
  *                                                  compaction batches' durations, early and late (Sluice only)
+ * python [rows=4000000] [rounds=3]               a Python stream reader of (seq, account, amount) tuples, 2
+ *                                                  reading workers, availableNow to noop, against its Java twin in
+ *                                                  the same JVM, alternating; then the Python row's stages
+ *                                                  (io.sluice.python.PythonBench; Sluice only)
  * </pre>
  *
  * Every query: rate-micro-batch (numPartitions=2) to noop, the default trigger (back to back), a real checkpoint
@@ -65,13 +69,21 @@ public final class EngineBench {
             }
             case "jsonwrite", "parquetwrite" -> fileWrite(workload, longArg(args, 1, 1_000_000), longArg(args, 2, 20));
             case "plan100k", "plan200k" -> plan(workload, args[1], longArg(args, 2, 1_000));
+            case "python" -> {
+                Path dir = checkpointDir("python");
+                try {
+                    io.sluice.python.PythonBench.run(longArg(args, 1, 4_000_000), (int) longArg(args, 2, 3), dir);
+                } finally {
+                    deleteRecursively(dir);
+                }
+            }
             case "manifest" -> manifest(longArg(args, 1, 20_000), List.of(args).subList(Math.min(2, args.length),
                     args.length));
             default -> {
                 System.err.println("usage: EngineBench overhead [rowsPerBatch=1000] [seconds=20]"
                         + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread|csvread|parquetread DIR"
                         + " | jsonwrite|parquetwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
-                        + " | manifest [batches=20000] [sinkOption=value]...");
+                        + " | manifest [batches=20000] [sinkOption=value]... | python [rows=4000000] [rounds=3]");
                 System.exit(2);
             }
         }
