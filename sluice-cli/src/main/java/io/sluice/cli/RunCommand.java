@@ -245,7 +245,8 @@ final class RunCommand implements Callable<Integer> {
             if (metricsPort != null) {
                 String host = metricsHost == null ? "127.0.0.1" : metricsHost;
                 try {
-                    server = SluiceServer.start(sluice, host, metricsPort);
+                    Redactor redactor = p.redactor();
+                    server = SluiceServer.start(sluice, host, metricsPort, 100, redactor::text);
                 } catch (java.io.UncheckedIOException e) {
                     throw new IllegalStateException("--metrics-port " + metricsPort + ": " + e.getMessage(), e);
                 }

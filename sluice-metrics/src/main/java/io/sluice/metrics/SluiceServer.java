@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * An HTTP server of one {@link Sluice} instance on the JDK's {@code com.sun.net.httpserver}: {@code GET /metrics}
@@ -44,9 +45,11 @@ public final class SluiceServer implements AutoCloseable {
     private final SluiceMetrics metrics;
     private final AutoCloseable jvm;
     private final RestApi api;
+    private final UnaryOperator<String> redact;
 
     private SluiceServer(HttpServer server, ExecutorService threads, PrometheusMeterRegistry registry,
-                         SluiceMetrics metrics, AutoCloseable jvm) {
+                         SluiceMetrics metrics, AutoCloseable jvm, UnaryOperator<String> redact) {
+        this.redact = redact;
         this.server = server;
         this.threads = threads;
         this.registry = registry;
@@ -67,6 +70,19 @@ public final class SluiceServer implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound
      */
     public static SluiceServer start(Sluice sluice, String host, int port, int recentProgress) {
+        return start(sluice, host, port, recentProgress, null);
+    }
+
+    /**
+     * As {@link #start(Sluice, String, int, int)}, with every response's text passed through {@code redact} before
+     * it is sent: the progress holds no option values, but a query's failure (the API's {@code exception}) is the
+     * message its source or sink threw, and some echo a secret value in it. The command line passes its masking of
+     * the pipeline's secret options.
+     *
+     * @param redact null for none
+     */
+    public static SluiceServer start(Sluice sluice, String host, int port, int recentProgress,
+                                     UnaryOperator<String> redact) {
         HttpServer http;
         try {
             http = HttpServer.create(new InetSocketAddress(host, port), 0);
@@ -82,7 +98,7 @@ public final class SluiceServer implements AutoCloseable {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SluiceMetrics metrics = SluiceMetrics.bind(sluice, registry, recentProgress);
         AutoCloseable jvm = SluiceMetrics.bindJvm(registry);
-        SluiceServer s = new SluiceServer(http, threads, registry, metrics, jvm);
+        SluiceServer s = new SluiceServer(http, threads, registry, metrics, jvm, redact);
         http.setExecutor(threads);
         http.createContext("/", s::handle);
         http.start();
@@ -127,7 +143,11 @@ public final class SluiceServer implements AutoCloseable {
                 LOG.warn("{} {} failed", ex.getRequestMethod(), path, e);
                 r = new RestApi.Response(500, RestApi.JSON, RestApi.error("Internal error: " + e));
             }
-            send(ex, r.status(), r.contentType(), r.body());
+            byte[] body = r.body();
+            if (redact != null) {
+                body = utf8(redact.apply(new String(body, StandardCharsets.UTF_8)));
+            }
+            send(ex, r.status(), r.contentType(), body);
         }
     }
 

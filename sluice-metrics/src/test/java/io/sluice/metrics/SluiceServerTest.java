@@ -213,6 +213,21 @@ class SluiceServerTest {
     }
 
     @Test
+    void theRedactionMasksWhatAFailureEchoes(@TempDir Path dir) throws Exception {
+        server = SluiceServer.start(sluice, "127.0.0.1", 0, 10, s -> s.replace("tok-12345", "*****"));
+        StreamingQuery q = sluice.readStream().format("rate-micro-batch").option("rowsPerBatch", 3).load()
+                .writeStream().queryName("obs_secret").option("checkpointLocation", dir.resolve("c").toString())
+                .foreachBatch((batch, batchId) -> {
+                    throw new IllegalStateException("the server refused token tok-12345");
+                }).start();
+        String id = q.id().toString();
+        await().atMost(Duration.ofSeconds(20)).until(() -> "failed".equals(
+                json("/api/v1/queries/" + id).get("state").asText()));
+        String body = get("/api/v1/queries/" + id, null).body();
+        assertThat(body).contains("the server refused token *****").doesNotContain("tok-12345");
+    }
+
+    @Test
     void closeStopsTheServerAndItsThreads() throws Exception {
         server = SluiceServer.start(sluice, "127.0.0.1", 0);
         assertThat(server.address().getAddress().isLoopbackAddress()).isTrue();
