@@ -132,11 +132,33 @@ final class QueryTracker extends StreamingQueryListener {
             r.outputRows += p.sink().numOutputRows();
         }
         // The batch is committed when its trigger ends: the trigger's start plus its duration.
-        r.lastCommitMillis = Instant.parse(p.timestamp()).toEpochMilli() + p.batchDuration();
+        r.lastCommitMillis = millis(p.timestamp()) + p.batchDuration();
         for (int i = 0; i < p.sources().size(); i++) {
             r.sourceRows.merge(sourceKey(i, p.sources().get(i).description()), p.sources().get(i).numInputRows(),
                     Long::sum);
         }
+    }
+
+    /** {@code yyyy-MM-dd'T'HH:mm:ss.SSS'Z'}, the progress timestamp, read without a general parser. */
+    static long millis(String t) {
+        if (t.length() == 24 && t.charAt(4) == '-' && t.charAt(10) == 'T' && t.charAt(19) == '.' && t.charAt(23) == 'Z') {
+            long days = java.time.LocalDate.of(digits(t, 0, 4), digits(t, 5, 7), digits(t, 8, 10)).toEpochDay();
+            return ((days * 24 + digits(t, 11, 13)) * 60 + digits(t, 14, 16)) * 60_000 + digits(t, 17, 19) * 1000L
+                    + digits(t, 20, 23);
+        }
+        return Instant.parse(t).toEpochMilli();
+    }
+
+    private static int digits(String s, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                throw new java.time.format.DateTimeParseException("Not a progress timestamp", s, i);
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
     }
 
     static String sourceKey(int index, String description) {

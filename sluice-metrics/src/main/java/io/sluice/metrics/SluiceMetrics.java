@@ -16,7 +16,9 @@ import io.sluice.core.SourceProgress;
 import io.sluice.core.StreamingQueryProgress;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -148,14 +150,26 @@ public final class SluiceMetrics implements AutoCloseable {
         }
     }
 
+    /** What is registered already of one query: its phases, its sources, each source's metrics. */
+    private static final class Known {
+        final Set<String> phases = new HashSet<>();
+        final Map<String, Set<String>> sourceMetrics = new HashMap<>();
+    }
+
+    private final Map<UUID, Known> known = new HashMap<>();
+
     private synchronized void progressMeters(StreamingQueryProgress p) {
         if (closed) {
             return;
         }
+        // Called once per batch on the listener thread: it only looks up what is known, and builds tags and
+        // meters for what is new (the first batch, a new phase or metric).
         UUID id = p.id();
-        Tags tags = Tags.of("query", p.name() == null ? "" : p.name(), "query_id", id.toString());
+        Known k = known.computeIfAbsent(id, x -> new Known());
+        Tags tags = null;
         for (String phase : p.durationMs().keySet()) {
-            if (registered.add("phase " + id + " " + phase)) {
+            if (k.phases.add(phase)) {
+                tags = tags != null ? tags : queryTags(p);
                 gauge("sluice.query.phase.duration", "seconds", "Duration of one phase of the last batch "
                         + "(durationMs)", tags.and("phase", phase),
                         last(id, q -> {
@@ -164,26 +178,38 @@ public final class SluiceMetrics implements AutoCloseable {
                         }));
             }
         }
-        for (int i = 0; i < p.sources().size(); i++) {
+        List<SourceProgress> sources = p.sources();
+        for (int i = 0; i < sources.size(); i++) {
             int index = i;
-            SourceProgress s = p.sources().get(i);
+            SourceProgress s = sources.get(i);
             String d = s.description();
-            Tags st = tags.and("source", d);
-            String key = "source " + id + " " + QueryTracker.sourceKey(i, d);
-            if (registered.add(key)) {
+            String sourceKey = QueryTracker.sourceKey(i, d);
+            Set<String> metricsKnown = k.sourceMetrics.get(sourceKey);
+            Tags st = null;
+            if (metricsKnown == null) {
+                metricsKnown = new HashSet<>();
+                k.sourceMetrics.put(sourceKey, metricsKnown);
+                tags = tags != null ? tags : queryTags(p);
+                st = tags.and("source", d);
                 counter("sluice.source.input.rows", null, "Rows read from the source", st, () -> sumRuns(id,
-                        r -> r.sourceRows.getOrDefault(QueryTracker.sourceKey(index, d), 0L)));
+                        r -> r.sourceRows.getOrDefault(sourceKey, 0L)));
                 gauge("sluice.source.input.rows.per.second", null, "The source's input rate in the last batch", st,
                         source(id, index, SourceProgress::inputRowsPerSecond));
                 gauge("sluice.source.processed.rows.per.second", null, "The source's processing rate in the last "
                         + "batch", st, source(id, index, SourceProgress::processedRowsPerSecond));
             }
             for (String metric : s.metrics().keySet()) {
-                if (registered.add(key + " " + metric)) {
+                if (metricsKnown.add(metric)) {
+                    tags = tags != null ? tags : queryTags(p);
+                    st = st != null ? st : tags.and("source", d);
                     sourceMetric(id, index, st, metric);
                 }
             }
         }
+    }
+
+    private static Tags queryTags(StreamingQueryProgress p) {
+        return Tags.of("query", p.name() == null ? "" : p.name(), "query_id", p.id().toString());
     }
 
     /** One entry of a source's progress {@code metrics}: a named meter for the known ones, else a generic gauge. */

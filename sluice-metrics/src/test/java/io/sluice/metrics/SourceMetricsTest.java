@@ -124,6 +124,15 @@ class SourceMetricsTest {
         assertThat(registry.getMeters()).isEmpty();
     }
 
+    @Test
+    void progressTimestampsAreReadAsInstantReadsThem() {
+        for (String t : List.of("1970-01-01T00:00:00.000Z", "2026-12-02T06:52:20.123Z", "2000-02-29T23:59:59.999Z",
+                "1969-12-31T23:59:59.999Z")) {
+            assertThat(QueryTracker.millis(t)).as(t).isEqualTo(java.time.Instant.parse(t).toEpochMilli());
+        }
+        assertThat(QueryTracker.millis("2026-01-01T00:00:05Z")).isEqualTo(1767225605000L);
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
