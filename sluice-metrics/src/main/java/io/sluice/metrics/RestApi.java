@@ -121,6 +121,8 @@ final class RestApi {
         g.writeNumberField("numInputRows", (long) tracker.read(r, x -> x.inputRows));
         g.writeNumberField("failures", tracker.failuresOf(r.id));
         g.writeStringField("exception", exception);
+        Path chk = h == null ? null : h.checkpointLocation().orElse(null);
+        g.writeStringField("checkpointLocation", chk == null ? null : chk.toString());
         g.writeEndObject();
     }
 

@@ -14,6 +14,8 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -46,10 +48,13 @@ public final class SluiceServer implements AutoCloseable {
     private final AutoCloseable jvm;
     private final RestApi api;
     private final UnaryOperator<String> redact;
+    private final List<Thread> started;
 
-    private SluiceServer(HttpServer server, ExecutorService threads, PrometheusMeterRegistry registry,
+    private SluiceServer(HttpServer server, ExecutorService threads, List<Thread> started,
+                         PrometheusMeterRegistry registry,
                          SluiceMetrics metrics, AutoCloseable jvm, UnaryOperator<String> redact) {
         this.redact = redact;
+        this.started = started;
         this.server = server;
         this.threads = threads;
         this.registry = registry;
@@ -90,15 +95,17 @@ public final class SluiceServer implements AutoCloseable {
             throw new UncheckedIOException("Cannot serve metrics on " + host + ":" + port + ": " + e.getMessage(), e);
         }
         AtomicInteger n = new AtomicInteger();
+        List<Thread> started = new CopyOnWriteArrayList<>();
         ExecutorService threads = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "sluice-metrics-http-" + n.incrementAndGet());
             t.setDaemon(true);
+            started.add(t);
             return t;
         });
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SluiceMetrics metrics = SluiceMetrics.bind(sluice, registry, recentProgress);
         AutoCloseable jvm = SluiceMetrics.bindJvm(registry);
-        SluiceServer s = new SluiceServer(http, threads, registry, metrics, jvm, redact);
+        SluiceServer s = new SluiceServer(http, threads, started, registry, metrics, jvm, redact);
         http.setExecutor(threads);
         http.createContext("/", s::handle);
         http.start();
@@ -172,6 +179,10 @@ public final class SluiceServer implements AutoCloseable {
             if (!threads.awaitTermination(5, TimeUnit.SECONDS)) {
                 threads.shutdownNow();
                 threads.awaitTermination(5, TimeUnit.SECONDS);
+            }
+            // The pool is terminated once its workers are done; join them so none is left when close() returns.
+            for (Thread t : started) {
+                t.join(5_000);
             }
         } catch (InterruptedException e) {
             threads.shutdownNow();

@@ -157,6 +157,7 @@ class SluiceServerTest {
         assertThat(one.get("numInputRows").asLong()).isEqualTo(20);
         assertThat(one.get("failures").asLong()).isEqualTo(0);
         assertThat(one.get("exception").isNull()).isTrue();
+        assertThat(one.get("checkpointLocation").asText()).isEqualTo(chk.toString());
         assertThat(one.get("status").get("message").asText()).isEqualTo(q.status().message());
         assertThat(json("/api/v1/queries/" + id)).isEqualTo(one);
 
