@@ -109,6 +109,8 @@ public final class SluiceMetrics implements AutoCloseable {
             registry.remove(m);
         }
         meters.clear();
+        keep.clear();
+        known.clear();
     }
 
     // ------------------------------------------------------------------ registration
