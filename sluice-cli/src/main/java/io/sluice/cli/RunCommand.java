@@ -6,6 +6,7 @@ import io.sluice.api.types.StructType;
 import io.sluice.core.DataStreamReader;
 import io.sluice.core.DataStreamWriter;
 import io.sluice.core.Sluice;
+import io.sluice.metrics.SluiceServer;
 import io.sluice.core.StreamFrame;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.StreamingQueryException;
@@ -109,6 +110,16 @@ final class RunCommand implements Callable<Integer> {
             description = "A .py file of Python data sources (PySpark's DataSource API; repeatable); every *.py "
                     + "file in --plugins DIR is read too. Needs python3 (3.9+), not PySpark.")
     List<String> python = new ArrayList<>();
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve Prometheus metrics (GET /metrics: the Prometheus text format, or OpenMetrics by the "
+                    + "Accept header) and the REST API (/api/v1/) on PORT while the query runs (0: a free port, "
+                    + "printed). Off by default.")
+    Integer metricsPort;
+
+    @Option(names = "--metrics-host", paramLabel = "HOST",
+            description = "The address --metrics-port binds; default 127.0.0.1 (this machine only).")
+    String metricsHost;
 
     @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")
     boolean plain;
@@ -223,7 +234,30 @@ final class RunCommand implements Callable<Integer> {
             }
             builder.dataSourceFiles(f);
         }
+        if (metricsHost != null && metricsPort == null) {
+            throw usage("--metrics-host needs --metrics-port");
+        }
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw usage("Invalid --metrics-port " + metricsPort + ": expected 0 to 65535");
+        }
+        SluiceServer server = null;
         try (Sluice sluice = builder.build()) {
+            if (metricsPort != null) {
+                String host = metricsHost == null ? "127.0.0.1" : metricsHost;
+                try {
+                    Redactor redactor = p.redactor();
+                    server = SluiceServer.start(sluice, host, metricsPort, 100, redactor::text);
+                } catch (java.io.UncheckedIOException e) {
+                    throw new IllegalStateException("--metrics-port " + metricsPort + ": " + e.getMessage(), e);
+                }
+                String shown = server.address().getAddress().getHostAddress();
+                if (shown.contains(":")) {
+                    shown = "[" + shown + "]";
+                }
+                out.println("metrics: http://" + shown + ":" + server.port() + "/metrics, REST API: http://" + shown
+                        + ":" + server.port() + "/api/v1/queries");
+                out.flush();
+            }
             DataStreamReader reader = sluice.readStream().format(p.sourceFormat()).options(p.sourceOptions());
             if (p.schema() != null) {
                 reader.schema(p.schema());
@@ -293,6 +327,9 @@ final class RunCommand implements Callable<Integer> {
             }
             throw e;
         } finally {
+            if (server != null) {
+                server.close();
+            }
             self.setContextClassLoader(previous);
             if (progress != null) {
                 progress.close();

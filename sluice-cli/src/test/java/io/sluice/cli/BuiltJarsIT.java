@@ -67,6 +67,11 @@ class BuiltJarsIT {
                 || e.startsWith("org/apache/logging/log4j/") || e.startsWith("org/apache/log4j/")
                 || e.startsWith("io/sluice/kafka/broker/") || e.startsWith("org/apache/kafka/raft/")
                 || e.startsWith("org/apache/kafka/controller/") || e.startsWith("org/apache/kafka/storage/"));
+        // --metrics-port: Micrometer and the Prometheus text formats, without the protobuf format (2 MB).
+        assertThat(entries).contains("io/sluice/metrics/SluiceServer.class",
+                "io/micrometer/prometheusmetrics/PrometheusMeterRegistry.class",
+                "io/prometheus/metrics/expositionformats/OpenMetricsTextFormatWriter.class");
+        assertThat(entries).noneMatch(e -> e.startsWith("io/prometheus/metrics/expositionformats/generated/"));
         // The compression codecs Kafka topics use keep their native libraries for the main platforms.
         assertThat(entries).anyMatch(e -> e.startsWith("linux/amd64/libzstd-jni"))
                 .anyMatch(e -> e.startsWith("darwin/aarch64/libzstd-jni"))

@@ -571,6 +571,11 @@ final class MicroBatchExecution implements StreamingQuery {
     }
 
     @Override
+    public Optional<Path> checkpointLocation() {
+        return Optional.of(checkpoint.path());
+    }
+
+    @Override
     public Optional<StreamingQueryException> exception() {
         return Optional.ofNullable(failure);
     }

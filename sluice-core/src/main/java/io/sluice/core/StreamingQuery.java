@@ -30,6 +30,14 @@ public interface StreamingQuery extends AutoCloseable {
     /** Progress of the recent batches of this run, oldest first; at most 100 are kept. */
     List<StreamingQueryProgress> recentProgress();
 
+    /**
+     * The query's checkpoint folder: its {@code checkpointLocation}, or the temporary folder used when none was
+     * given (deleted when the query stops). Empty for a handle that has no checkpoint.
+     */
+    default Optional<java.nio.file.Path> checkpointLocation() {
+        return Optional.empty();
+    }
+
     /** The failure that stopped the query, if it failed. */
     Optional<StreamingQueryException> exception();
 

@@ -48,6 +48,7 @@ class ModuleBoundariesTest {
         m.put("sluice-testkit", Module.of(io.sluice.testkit.SourceContract.class, "io.sluice.testkit"));
         m.put("sluice-examples", Module.of(io.sluice.examples.QuickDemo.class, "io.sluice.examples"));
         m.put("sluice-python", Module.of(io.sluice.python.PythonDataSources.class, "io.sluice.python"));
+        m.put("sluice-metrics", Module.of(io.sluice.metrics.SluiceMetrics.class, "io.sluice.metrics"));
         // The Spark bridge is not on this module's class path (Spark's jars are too big for it): its classes when
         // it was built.
         Path spark = ModuleBoundaries.locationOf(io.sluice.core.Sluice.class).resolve("../../../sluice-spark/target"
@@ -56,6 +57,20 @@ class ModuleBoundariesTest {
             m.put("sluice-spark", new Module(spark, "io.sluice.spark"));
         }
         return m;
+    }
+
+    @Test
+    void theEngineAndTheApiDoNotDependOnMicrometer() {
+        // Metrics are sluice-metrics' business: the engine only produces progress objects and listener events.
+        Predicate<String> metrics = ModuleBoundaries.inPackages(List.of("io.micrometer", "io.prometheus"));
+        Path core = ModuleBoundaries.locationOf(io.sluice.core.Sluice.class);
+        assertThat(ModuleBoundaries.violations(core, "io.sluice.core", metrics)).as("sluice-core (%s)", core)
+                .isEmpty();
+        Path api = ModuleBoundaries.locationOf(io.sluice.api.Row.class);
+        assertThat(ModuleBoundaries.violations(api, "io.sluice.api", metrics)).isEmpty();
+        // The check sees a reference when there is one.
+        Path own = ModuleBoundaries.locationOf(io.sluice.metrics.SluiceMetrics.class);
+        assertThat(ModuleBoundaries.violations(own, "io.sluice.metrics", metrics)).isNotEmpty();
     }
 
     @Test
