@@ -53,11 +53,12 @@ class SocketSourceContractTest {
                 .beforeEachTrigger(n -> {
                     await().until(() -> !clients.isEmpty());
                     OutputStream out = clients.get(0).getOutputStream();
-                    out.write(("line " + n + "a\nline " + n + "b\n").getBytes(StandardCharsets.UTF_8));
+                    // One line per trigger: with two, the kit could see the source's offset after the first only.
+                    out.write(("line " + n + "\n").getBytes(StandardCharsets.UTF_8));
                     out.flush();
                 });
         assertThatThrownBy(contract::check).isInstanceOf(ContractViolation.class)
-                .hasMessage("rule 'replayable-after-restart' broke on range 0 -> 2: a fresh instance returned 0 rows, "
-                        + "the first read 2");
+                .hasMessage("rule 'replayable-after-restart' broke on range 0 -> 1: a fresh instance returned 0 rows, "
+                        + "the first read 1");
     }
 }
