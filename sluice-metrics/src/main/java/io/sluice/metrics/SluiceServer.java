@@ -49,10 +49,12 @@ public final class SluiceServer implements AutoCloseable {
     private final RestApi api;
     private final UnaryOperator<String> redact;
     private final List<Thread> started;
+    private final boolean ui;
 
     private SluiceServer(HttpServer server, ExecutorService threads, List<Thread> started,
                          PrometheusMeterRegistry registry,
-                         SluiceMetrics metrics, AutoCloseable jvm, UnaryOperator<String> redact) {
+                         SluiceMetrics metrics, AutoCloseable jvm, UnaryOperator<String> redact, boolean ui) {
+        this.ui = ui;
         this.redact = redact;
         this.started = started;
         this.server = server;
@@ -88,6 +90,12 @@ public final class SluiceServer implements AutoCloseable {
      */
     public static SluiceServer start(Sluice sluice, String host, int port, int recentProgress,
                                      UnaryOperator<String> redact) {
+        return start(sluice, host, port, recentProgress, redact, false);
+    }
+
+    /** As above; {@code ui}: also serve the web UI ({@link SluiceUi}) at {@code /}. */
+    static SluiceServer start(Sluice sluice, String host, int port, int recentProgress,
+                              UnaryOperator<String> redact, boolean ui) {
         HttpServer http;
         try {
             http = HttpServer.create(new InetSocketAddress(host, port), 0);
@@ -105,7 +113,7 @@ public final class SluiceServer implements AutoCloseable {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SluiceMetrics metrics = SluiceMetrics.bind(sluice, registry, recentProgress);
         AutoCloseable jvm = SluiceMetrics.bindJvm(registry);
-        SluiceServer s = new SluiceServer(http, threads, started, registry, metrics, jvm, redact);
+        SluiceServer s = new SluiceServer(http, threads, started, registry, metrics, jvm, redact, ui);
         http.setExecutor(threads);
         http.createContext("/", s::handle);
         http.start();
@@ -133,6 +141,16 @@ public final class SluiceServer implements AutoCloseable {
                 ex.getResponseHeaders().set("Allow", "GET, HEAD");
                 send(ex, 405, RestApi.JSON, RestApi.error("Only GET is supported"));
                 return;
+            }
+            if (ui) {
+                UiAssets.Asset asset = UiAssets.find(path);
+                if (asset != null) {
+                    // The page may load only from this server: a second guard, besides the assets naming no other.
+                    ex.getResponseHeaders().set("Content-Security-Policy",
+                            "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:");
+                    send(ex, 200, asset.contentType(), asset.bytes());
+                    return;
+                }
             }
             RestApi.Response r;
             try {
