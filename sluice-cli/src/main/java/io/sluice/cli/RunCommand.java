@@ -7,6 +7,7 @@ import io.sluice.core.DataStreamReader;
 import io.sluice.core.DataStreamWriter;
 import io.sluice.core.Sluice;
 import io.sluice.metrics.SluiceServer;
+import io.sluice.metrics.SluiceUi;
 import io.sluice.core.StreamFrame;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.StreamingQueryException;
@@ -120,6 +121,15 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--metrics-host", paramLabel = "HOST",
             description = "The address --metrics-port binds; default 127.0.0.1 (this machine only).")
     String metricsHost;
+
+    @Option(names = "--ui-port", paramLabel = "PORT",
+            description = "Serve the web UI of the queries at / on PORT while the query runs (with /metrics and "
+                    + "/api/v1/; 0: a free port, printed). Off by default.")
+    Integer uiPort;
+
+    @Option(names = "--ui-host", paramLabel = "HOST",
+            description = "The address --ui-port binds; default 127.0.0.1 (this machine only).")
+    String uiHost;
 
     @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")
     boolean plain;
@@ -240,8 +250,30 @@ final class RunCommand implements Callable<Integer> {
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
             throw usage("Invalid --metrics-port " + metricsPort + ": expected 0 to 65535");
         }
+        if (uiHost != null && uiPort == null) {
+            throw usage("--ui-host needs --ui-port");
+        }
+        if (uiPort != null && (uiPort < 0 || uiPort > 65535)) {
+            throw usage("Invalid --ui-port " + uiPort + ": expected 0 to 65535");
+        }
         SluiceServer server = null;
+        SluiceServer uiServer = null;
         try (Sluice sluice = builder.build()) {
+            if (uiPort != null) {
+                String host = uiHost == null ? "127.0.0.1" : uiHost;
+                try {
+                    Redactor redactor = p.redactor();
+                    uiServer = SluiceUi.start(sluice, host, uiPort, 100, redactor::text);
+                } catch (java.io.UncheckedIOException e) {
+                    throw new IllegalStateException("--ui-port " + uiPort + ": " + e.getMessage(), e);
+                }
+                String shown = uiServer.address().getAddress().getHostAddress();
+                if (shown.contains(":")) {
+                    shown = "[" + shown + "]";
+                }
+                out.println("ui: http://" + shown + ":" + uiServer.port() + "/");
+                out.flush();
+            }
             if (metricsPort != null) {
                 String host = metricsHost == null ? "127.0.0.1" : metricsHost;
                 try {
@@ -329,6 +361,9 @@ final class RunCommand implements Callable<Integer> {
         } finally {
             if (server != null) {
                 server.close();
+            }
+            if (uiServer != null) {
+                uiServer.close();
             }
             self.setContextClassLoader(previous);
             if (progress != null) {

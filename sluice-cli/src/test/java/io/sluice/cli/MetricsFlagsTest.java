@@ -106,4 +106,47 @@ class MetricsFlagsTest {
                     + ": Cannot serve metrics on 127.0.0.1:" + taken.getLocalPort() + ": Address already in use\n");
         }
     }
+
+    @Test
+    void uiPortServesThePageItsAssetsAndTheApiWhileTheQueryRuns() throws Exception {
+        int port = freePort();
+        AtomicReference<Runnable> hook = new AtomicReference<>();
+        Env env = new Env(false, 80, onShutdown -> {
+            hook.set(onShutdown);
+            return () -> {
+            };
+        });
+        Path progress = tmp.resolve("p.jsonl");
+        CompletableFuture<Cli.Result> run = CompletableFuture.supplyAsync(() -> Cli.run(env, "run", "--source",
+                "rate-micro-batch", "--source-option", "rowsPerBatch=10", "--sink", "noop", "--name", "cli_ui",
+                "--trigger", "processingTime=50ms", "--progress-file", progress.toString(),
+                "--ui-port", Integer.toString(port)));
+        await().atMost(Duration.ofSeconds(20)).until(() -> Files.exists(progress)
+                && !Files.readAllLines(progress).isEmpty());
+        HttpResponse<String> page = get(port, "/");
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+        assertThat(page.body()).contains("<script src=\"/webjars/uplot/1.6.30/dist/uPlot.iife.min.js\"></script>",
+                "<script src=\"/ui/app.js\" defer></script>");
+        HttpResponse<String> uplot = get(port, "/webjars/uplot/1.6.30/dist/uPlot.iife.min.js");
+        assertThat(uplot.statusCode()).isEqualTo(200);
+        assertThat(uplot.body()).contains("uPlot");
+        assertThat(get(port, "/webjars/uplot/1.6.30/dist/uPlot.esm.js").statusCode()).isEqualTo(404);
+        assertThat(get(port, "/api/v1/queries").body()).contains("\"name\":\"cli_ui\"");
+
+        hook.get().run();
+        Cli.Result r = run.get(20, TimeUnit.SECONDS);
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(130);
+        assertThat(r.out()).startsWith("ui: http://127.0.0.1:" + port + "/\n");
+    }
+
+    @Test
+    void uiFlagsAreChecked() {
+        Cli.Result host = Cli.run("run", "--source", "rate-micro-batch", "--sink", "noop", "--ui-host", "0.0.0.0");
+        assertThat(host.exitCode()).isEqualTo(2);
+        assertThat(host.err()).isEqualTo("sluice: --ui-host needs --ui-port; see 'sluice run --help'\n");
+        Cli.Result port = Cli.run("run", "--source", "rate-micro-batch", "--sink", "noop", "--ui-port", "-1");
+        assertThat(port.exitCode()).isEqualTo(2);
+        assertThat(port.err()).isEqualTo("sluice: Invalid --ui-port -1: expected 0 to 65535; see 'sluice run --help'\n");
+    }
 }
