@@ -47,8 +47,9 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 class SluiceUiTest {
 
-    private static final String CHROMIUM = "/usr/bin/chromium";
-    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+    // Overridable to check the message when they are missing; Debian's paths otherwise.
+    private static final String CHROMIUM = System.getProperty("sluice.ui.chromium", "/usr/bin/chromium");
+    private static final String CHROMEDRIVER = System.getProperty("sluice.ui.chromedriver", "/usr/bin/chromedriver");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
 
