@@ -72,6 +72,12 @@ class BuiltJarsIT {
                 "io/micrometer/prometheusmetrics/PrometheusMeterRegistry.class",
                 "io/prometheus/metrics/expositionformats/OpenMetricsTextFormatWriter.class");
         assertThat(entries).noneMatch(e -> e.startsWith("io/prometheus/metrics/expositionformats/generated/"));
+        // --ui-port: the page's files and uPlot's minified build only (its other builds are 420 kB).
+        assertThat(entries).contains("io/sluice/metrics/ui/index.html", "io/sluice/metrics/ui/app.js",
+                "META-INF/resources/webjars/uplot/1.6.30/dist/uPlot.iife.min.js",
+                "META-INF/resources/webjars/uplot/1.6.30/dist/uPlot.min.css");
+        assertThat(entries).noneMatch(e -> e.startsWith("META-INF/resources/webjars/uplot/")
+                && (e.endsWith(".esm.js") || e.endsWith(".cjs.js") || e.endsWith("uPlot.iife.js")));
         // The compression codecs Kafka topics use keep their native libraries for the main platforms.
         assertThat(entries).anyMatch(e -> e.startsWith("linux/amd64/libzstd-jni"))
                 .anyMatch(e -> e.startsWith("darwin/aarch64/libzstd-jni"))
