@@ -129,6 +129,11 @@ public final class SluiceServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** The meters' binding, whose tracker the API reads (tests post listener events to it). */
+    SluiceMetrics metrics() {
+        return metrics;
+    }
+
     /** The server's registry, to add meters of one's own to {@code /metrics}. */
     public PrometheusMeterRegistry registry() {
         return registry;

@@ -170,6 +170,8 @@ class SluiceUiTest {
         assertThat(driver.findElements(By.cssSelector("#checkpoint tbody tr")).stream()
                 .map(e -> e.getAttribute("data-batch")).toList()).containsExactly("0", "1", "2");
         assertThat(driver.findElement(By.id("error")).isDisplayed()).isFalse();
+        // rate-micro-batch reports no source metrics: the chart says so rather than staying blank.
+        assertThat(driver.findElement(By.id("sources-none")).isDisplayed()).isTrue();
 
         // Updates live: one more batch appears with no reload.
         clock.advance(1000);
@@ -209,6 +211,39 @@ class SluiceUiTest {
         assertThat(driver.findElement(By.cssSelector("#queries tbody tr[data-id='" + id + "'] td.state-failed"))
                 .getText()).isEqualTo("failed");
         assertThat(driver.findElement(By.id("title")).getText()).isEqualTo("ui_fails — failed");
+        assertEveryRequestWasTheServers();
+    }
+
+    @Test
+    void eachSourcesLagAndBacklogAreCharted() throws Exception {
+        server = SluiceUi.start(sluice, 0);
+        java.util.UUID id = java.util.UUID.fromString("00000000-0000-0000-0000-0000000000aa");
+        java.util.UUID runId = java.util.UUID.fromString("00000000-0000-0000-0000-0000000000bb");
+        QueryTracker tracker = server.metrics().tracker();
+        tracker.onQueryStarted(new io.sluice.core.StreamingQueryListener.QueryStartedEvent(id, runId, "lag",
+                "1970-01-01T00:00:05Z"));
+        for (long b = 0; b < 2; b++) {
+            tracker.onQueryProgress(new io.sluice.core.StreamingQueryListener.QueryProgressEvent(
+                    new io.sluice.core.StreamingQueryProgress(id, runId, "lag", "1970-01-01T00:00:1" + b + "Z", b,
+                            40, java.util.Map.of("addBatch", 30L, "triggerExecution", 40L), java.util.Map.of(),
+                            List.of(new io.sluice.core.SourceProgress("KafkaV2[Subscribe[events]]", null, "{}", "{}",
+                                            7, 3.5, 70.0, java.util.Map.of("maxOffsetsBehindLatest",
+                                            String.valueOf(12 - b))),
+                                    new io.sluice.core.SourceProgress("FileStreamSource[file:/in]", null, "{}", null,
+                                            2, 1.0, 20.0, java.util.Map.of("numFilesOutstanding",
+                                            String.valueOf(3 + b)))),
+                            new io.sluice.core.SinkProgress("NoopSink", 9, java.util.Map.of()))));
+        }
+        driver.get(base() + "/#" + id);
+        waiting().until(d -> "2".equals(d.findElement(By.id("chart-sources")).getAttribute("data-points")));
+        JavascriptExecutor js = driver;
+        assertThat(js.executeScript("return window.sluiceUi.charts['chart-sources'].plot.series.map(s => s.label)"))
+                .isEqualTo(List.of("batch", "source 0 maxOffsetsBehindLatest", "source 1 numFilesOutstanding"));
+        assertThat(js.executeScript("return window.sluiceUi.charts['chart-sources'].plot.data.slice(1)"))
+                .isEqualTo(List.of(List.of(12L, 11L), List.of(3L, 4L)));
+        assertThat(js.executeScript("return window.sluiceUi.charts['chart-durations'].plot.series.map(s => s.label)"))
+                .isEqualTo(List.of("batch", "addBatch", "triggerExecution"));
+        assertThat(driver.findElement(By.id("sources-none")).isDisplayed()).isFalse();
         assertEveryRequestWasTheServers();
     }
 

@@ -82,6 +82,7 @@
         if (num(v) !== null && !keys.some((e) => e.label === label)) keys.push({ label: label, i: i, k: k });
       }
     }));
+    $("sources-none").hidden = keys.length > 0;
     chart("chart-sources", keys.map((e) => e.label), [x].concat(keys.map((e) =>
       recent.map((p) => { const s = (p.sources || [])[e.i]; return s && s.metrics ? num(s.metrics[e.k]) : null; }))));
   }
