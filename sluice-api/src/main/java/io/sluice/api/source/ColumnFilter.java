@@ -128,7 +128,12 @@ public sealed interface ColumnFilter extends Serializable {
         }
     }
 
-    private static int compareCodePoints(String a, String b) {
+    /**
+     * Spark's string order: by code point, which is the order of the strings' UTF-8 bytes (Java's
+     * {@link String#compareTo} orders UTF-16 units, which differs above U+FFFF). The one implementation: the
+     * engine's expressions compare strings with it too, so a filter handed to a source agrees with the query.
+     */
+    public static int compareCodePoints(String a, String b) {
         int n = Math.min(a.length(), b.length());
         for (int i = 0; i < n; i++) {
             char x = a.charAt(i);

@@ -379,20 +379,9 @@ abstract class Eval {
         return x == y ? 0 : Double.compare(x, y);
     }
 
-    /** Code point order, which is the UTF-8 byte order Spark compares strings in. */
+    /** Code point order, which is the UTF-8 byte order Spark compares strings in (the one implementation). */
     static int compareStrings(String a, String b) {
-        int n = Math.min(a.length(), b.length());
-        for (int i = 0; i < n; i++) {
-            char x = a.charAt(i);
-            char y = b.charAt(i);
-            if (x != y) {
-                if (Character.isSurrogate(x) || Character.isSurrogate(y)) {
-                    return Integer.compare(a.codePointAt(i), b.codePointAt(i));
-                }
-                return x - y;
-            }
-        }
-        return a.length() - b.length();
+        return io.sluice.api.source.ColumnFilter.compareCodePoints(a, b);
     }
 
     static final int EQ = 0;
