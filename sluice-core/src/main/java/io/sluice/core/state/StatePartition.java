@@ -14,7 +14,7 @@ public interface StatePartition extends AutoCloseable {
     /**
      * The state as committed at {@code version} (the version batch {@code version} starts from; 0 is empty, with
      * no file needed), open for updates that {@link StateStore#commit()} makes version {@code version + 1}. A
-     * store handed out earlier must have been committed or aborted.
+     * store handed out earlier and still open is aborted.
      *
      * @throws io.sluice.core.CorruptCheckpointException when a file the version needs is damaged or missing: the
      *         message names the file and the way out (restore the file, or start again on a new checkpoint)
