@@ -49,6 +49,7 @@ public final class DataStreamWriter {
     private final Map<String, String> options = new LinkedHashMap<>();
     private String queryName;
     private Trigger trigger = Trigger.defaultTrigger();
+    private StatefulOp.Mode outputMode = StatefulOp.Mode.APPEND;
 
     DataStreamWriter(Sluice sluice, StreamFrame frame) {
         this.sluice = sluice;
@@ -141,12 +142,51 @@ public final class DataStreamWriter {
         return this;
     }
 
-    /** Only {@code append} is supported: Sluice has no aggregations whose results could be updated. */
+    /**
+     * How the rows of a stateful query are written, as Spark's {@code outputMode}: {@code append} (default; an
+     * aggregate group is written once, when the watermark closes it), {@code update} (the groups changed in the
+     * batch) or {@code complete} (every group, each batch). {@link #start()} refuses a mode where Spark does, with
+     * its message (docs/stateful.md).
+     *
+     * @throws IllegalArgumentException for another name, with Spark's message
+     */
     public DataStreamWriter outputMode(String mode) {
-        if (!"append".equals(mode == null ? null : mode.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("Unsupported output mode '" + mode + "': only 'append' is accepted");
-        }
+        String m = mode == null ? "" : mode.toLowerCase(Locale.ROOT);
+        this.outputMode = switch (m) {
+            case "append" -> StatefulOp.Mode.APPEND;
+            case "update" -> StatefulOp.Mode.UPDATE;
+            case "complete" -> StatefulOp.Mode.COMPLETE;
+            default -> throw new IllegalArgumentException("Unknown output mode " + mode + ". Accepted output modes "
+                    + "are 'append', 'complete', 'update'");
+        };
         return this;
+    }
+
+    /**
+     * Spark's UnsupportedOperationChecker rules for the output mode, and whether the sink takes it: a refused
+     * query fails here, before anything is written.
+     */
+    private void checkOutputMode(SinkProvider sink) {
+        StreamFrame.Stateful st = frame.stateful();
+        StatefulOp op = st.op();
+        String mode = outputMode.name().toLowerCase(Locale.ROOT);
+        if (op instanceof Aggregation agg) {
+            if (outputMode == StatefulOp.Mode.APPEND && !agg.hasWatermarkKey()) {
+                throw new AnalysisException("Invalid streaming output mode: append. This output mode is not supported "
+                        + "for streaming aggregations without watermark on streaming DataFrames/DataSets.", -1);
+            }
+        } else if (outputMode == StatefulOp.Mode.COMPLETE) {
+            throw new AnalysisException("Invalid streaming output mode: complete. This output mode is not supported "
+                    + "for no streaming aggregations on streaming DataFrames/DataSets.", -1);
+        }
+        if (op instanceof Deduplication d && d.lacksWatermark()) {
+            throw new AnalysisException("dropDuplicatesWithinWatermark is not supported on streaming "
+                    + "DataFrames/DataSets without watermark", -1);
+        }
+        if (outputMode != StatefulOp.Mode.APPEND && !sink.supportsOutputMode(mode)) {
+            throw new AnalysisException("Data source " + sink.shortName() + " does not support "
+                    + outputMode.title() + " output mode", -1);
+        }
     }
 
     /**
@@ -165,6 +205,7 @@ public final class DataStreamWriter {
             sluice.unknownOptions().check("sink", sink.shortName(), declared.and(ENGINE_OPTIONS), opts);
         }
         sink.validate(opts);
+        checkOutputMode(sink);
         int minBatchesToRetain = opts.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN);
         if (minBatchesToRetain < 1) {
             throw new InvalidOptionException("minBatchesToRetain", String.valueOf(minBatchesToRetain),
@@ -179,9 +220,12 @@ public final class DataStreamWriter {
         }
         // As in Spark, where queryName(..) itself sets the option.
         String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
+        StreamFrame.Stateful st = frame.stateful();
+        List<RowOperator> ops = frame.operators();
+        int at = st.op() != null ? st.at() : ops.size();
         QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(),
-                RowOperator.chain(frame.operators()), sink, opts, trigger, checkpoint, minBatchesToRetain,
-                List.of(frame.reads()));
+                RowOperator.chain(ops.subList(0, at)), sink, opts, trigger, checkpoint, minBatchesToRetain,
+                List.of(frame.reads()), st, outputMode, RowOperator.chain(ops.subList(at, ops.size())));
         return MicroBatchExecution.start(sluice, spec);
     }
 
@@ -198,8 +242,18 @@ public final class DataStreamWriter {
      */
     record QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
                      RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
-                     Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
+                     Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads,
+                     StreamFrame.Stateful stateful, StatefulOp.Mode outputMode, RowOperator postOperator) {
+        QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
+                  RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
+                  Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
+            this(name, sources, outputSchema, operator, sink, sinkOptions, trigger, checkpointLocation,
+                    minBatchesToRetain, reads, StreamFrame.Stateful.NONE, StatefulOp.Mode.APPEND, null);
+        }
+
         QuerySpec {
+            stateful = stateful == null ? StreamFrame.Stateful.NONE : stateful;
+            outputMode = outputMode == null ? StatefulOp.Mode.APPEND : outputMode;
             sources = List.copyOf(sources);
             if (sources.isEmpty()) {
                 throw new IllegalArgumentException("A query needs at least one source");
