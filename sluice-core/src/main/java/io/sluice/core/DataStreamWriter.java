@@ -179,9 +179,11 @@ public final class DataStreamWriter {
         }
         // As in Spark, where queryName(..) itself sets the option.
         String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
-        QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(),
+        List<StreamFrame> inputs = frame.inputs();
+        QuerySpec spec = new QuerySpec(name, inputs.stream().map(StreamFrame::source).toList(), frame.schema(),
                 RowOperator.chain(frame.operators()), sink, opts, trigger, checkpoint, minBatchesToRetain,
-                List.of(frame.reads()));
+                inputs.stream().map(StreamFrame::reads).toList(),
+                inputs.stream().map(in -> RowOperator.chain(in.operators())).toList());
         return MicroBatchExecution.start(sluice, spec);
     }
 
@@ -192,13 +194,14 @@ public final class DataStreamWriter {
 
     /**
      * Everything a query needs to run, fixed at start. {@code sources} in order (source i is line i of
-     * {@code offsets/N} and folder {@code sources/<i>}); the public API gives one, a union will give several, each
-     * read through the same {@code operator}. {@code reads}: per source, what the query reads of it (column pruning
-     * and filter pushdown); null or empty when not known, then every column and no filter.
+     * {@code offsets/N} and folder {@code sources/<i>}); a union gives several, each read through its own
+     * steps ({@code sourceOperators}, see {@link #operatorFor}). {@code reads}: per source, what the query reads
+     * of it (column pruning and filter pushdown); null or empty when not known, then every column and no filter.
      */
     record QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
                      RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
-                     Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
+                     Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads,
+                     List<RowOperator> sourceOperators) {
         QuerySpec {
             sources = List.copyOf(sources);
             if (sources.isEmpty()) {
@@ -208,6 +211,27 @@ public final class DataStreamWriter {
             if (!reads.isEmpty() && reads.size() != sources.size()) {
                 throw new IllegalArgumentException("One QueryReads per source is needed");
             }
+            // Nulls allowed (a source read as it is), so no List.copyOf.
+            sourceOperators = sourceOperators == null ? List.of()
+                    : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(sourceOperators));
+            if (!sourceOperators.isEmpty() && sourceOperators.size() != sources.size()) {
+                throw new IllegalArgumentException("One operator per source is needed");
+            }
+        }
+
+        QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
+                  RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
+                  Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
+            this(name, sources, outputSchema, operator, sink, sinkOptions, trigger, checkpointLocation,
+                    minBatchesToRetain, reads, List.of());
+        }
+
+        /**
+         * The steps the rows of source {@code i} go through: a union gives each input its own (its casts, its
+         * transformations before the union, then the shared ones); otherwise {@link #operator()} for every source.
+         */
+        RowOperator operatorFor(int i) {
+            return sourceOperators.isEmpty() ? operator : sourceOperators.get(i);
         }
 
         QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,

@@ -36,19 +36,27 @@ public final class StreamFrame {
     /** What each operator reads and implies, for column pruning and filter pushdown ({@link QueryReads}). */
     private final List<QueryReads.Step> steps;
     private final boolean bounded;
+    /**
+     * The other inputs of a {@link #union}, in plan order after this one: single-input frames of this frame's
+     * schema, each carrying its own source and steps. Every later step is added to each of them too, so input i
+     * is read through its own steps then the shared ones (the engine's source i).
+     */
+    private final List<StreamFrame> others;
 
     StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, boolean bounded) {
-        this(sluice, source, source.schema(), List.of(), List.of(), bounded);
+        this(sluice, source, source.schema(), List.of(), List.of(), bounded, List.of());
     }
 
     private StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, StructType schema,
-                        List<RowOperator> operators, List<QueryReads.Step> steps, boolean bounded) {
+                        List<RowOperator> operators, List<QueryReads.Step> steps, boolean bounded,
+                        List<StreamFrame> others) {
         this.sluice = sluice;
         this.source = source;
         this.schema = schema;
         this.operators = List.copyOf(operators);
         this.steps = List.copyOf(steps);
         this.bounded = bounded;
+        this.others = List.copyOf(others);
     }
 
     /** The schema of the rows this frame produces (after its transformations). */
@@ -65,7 +73,25 @@ public final class StreamFrame {
         ops.add(operator);
         List<QueryReads.Step> st = new ArrayList<>(steps);
         st.add(step);
-        return new StreamFrame(sluice, source, newSchema, ops, st, bounded);
+        List<StreamFrame> more = new ArrayList<>(others.size());
+        for (StreamFrame o : others) {
+            more.add(o.with(operator, newSchema, step));
+        }
+        return new StreamFrame(sluice, source, newSchema, ops, st, bounded, more);
+    }
+
+    /**
+     * The frame's inputs in plan order (left first): each a single-input frame with its source and every step
+     * its rows go through. One for a frame that is no union.
+     */
+    List<StreamFrame> inputs() {
+        if (others.isEmpty()) {
+            return List.of(this);
+        }
+        List<StreamFrame> all = new ArrayList<>(others.size() + 1);
+        all.add(new StreamFrame(sluice, source, schema, operators, steps, bounded, List.of()));
+        all.addAll(others);
+        return all;
     }
 
     List<RowOperator> operators() {
@@ -271,6 +297,182 @@ public final class StreamFrame {
         Compiler.Condition c = Compiler.condition(schema, condition, sluice.clock(), sluice.sessionTimeZone(),
                 sluice.providers().functions());
         return with(row -> c.test(row) ? row : null, schema, new QueryReads.Step.Filter(c.uses(), c.conjuncts()));
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Unions and joins
+
+    /**
+     * The rows of this frame and of the others, as Spark's {@code union} (SQL's UNION ALL: duplicates are kept):
+     * columns are matched by position and named as this frame's; each column's type is the type all inputs
+     * widen to (INT with BIGINT gives BIGINT, a number with a string gives STRING, as Spark's
+     * {@code WidenSetOperationTypes}), inputs of another type being cast to it. A query of a union of streams reads
+     * each input as a source of its own, numbered in plan order from 0 (this frame's inputs first): folder
+     * {@code sources/<i>/} and line i of {@code offsets/N} in the checkpoint, each with its own read limit.
+     *
+     * @throws AnalysisException when the inputs differ in column count or in a column's type beyond widening, or
+     *                           when streams are mixed with frames from {@link Sluice#read()}
+     */
+    public StreamFrame union(StreamFrame... others) {
+        StreamFrame out = this;
+        for (StreamFrame o : others) {
+            out = out.unionWith(Objects.requireNonNull(o, "other"));
+        }
+        return out;
+    }
+
+    /**
+     * As {@link #union}, but matching the other frames' columns to this one's by name (case-insensitive), as
+     * Spark's {@code unionByName}; the columns of each must be the same set.
+     *
+     * @throws AnalysisException when a column of this frame is missing from another, or the counts differ
+     */
+    public StreamFrame unionByName(StreamFrame... others) {
+        StreamFrame out = this;
+        for (StreamFrame o : others) {
+            Objects.requireNonNull(o, "other");
+            if (o.schema.size() != schema.size()) {
+                throw columnCountMismatch("UNION", schema.size(), o.schema.size(), 2);
+            }
+            List<String> names = new ArrayList<>();
+            for (StructField f : schema.fields()) {
+                if (o.schema.indexOf(f.name()) < 0) {
+                    throw new AnalysisException("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or "
+                            + "function parameter with name `" + f.name() + "` cannot be resolved. Did you mean one "
+                            + "of the following? [" + String.join(", ", o.schema.fieldNames().stream()
+                            .map(n -> "`" + n + "`").toList()) + "].", -1);
+                }
+                names.add(f.name());
+            }
+            out = out.unionWith(o.select(names.toArray(new String[0])));
+        }
+        return out;
+    }
+
+    private StreamFrame unionWith(StreamFrame other) {
+        if (bounded != other.bounded) {
+            throw new AnalysisException("Union between streaming and batch DataFrames/Datasets is not supported", -1);
+        }
+        if (schema.size() != other.schema.size()) {
+            throw columnCountMismatch("UNION", schema.size(), other.schema.size(), 1 + others.size() + 1);
+        }
+        List<StructField> fields = new ArrayList<>();
+        for (int i = 0; i < schema.size(); i++) {
+            StructField a = schema.field(i);
+            StructField b = other.schema.field(i);
+            io.sluice.api.types.DataType t = Compiler.widerType(a.dataType(), b.dataType());
+            if (t == null) {
+                throw new AnalysisException("[INCOMPATIBLE_COLUMN_TYPE] UNION can only be performed on tables with "
+                        + "compatible column types. The " + ordinal(i + 1) + " column of the "
+                        + ordinal(2 + others.size() + other.others.size()) + " table is \""
+                        + b.dataType().sql() + "\" type which is not compatible with \"" + a.dataType().sql()
+                        + "\" at the same column of the first table.", -1);
+            }
+            fields.add(new StructField(a.name(), t, a.nullable() || b.nullable()));
+        }
+        StructType union = new StructType(fields);
+        List<StreamFrame> all = new ArrayList<>();
+        for (StreamFrame in : inputs()) {
+            all.add(in.conformTo(union));
+        }
+        for (StreamFrame in : other.inputs()) {
+            all.add(in.conformTo(union));
+        }
+        StreamFrame first = all.get(0);
+        return new StreamFrame(sluice, first.source, union, first.operators, first.steps, bounded,
+                all.subList(1, all.size()));
+    }
+
+    /** This single-input frame cast (where its types differ) and renamed to the union's schema. */
+    private StreamFrame conformTo(StructType union) {
+        if (schema.equals(union)) {
+            return this;
+        }
+        StreamFrame f = this;
+        boolean cast = false;
+        List<Expr> items = new ArrayList<>();
+        for (int i = 0; i < schema.size(); i++) {
+            Expr in = new Expr.InputColumn(i, schema.field(i).name());
+            if (!schema.field(i).dataType().equals(union.field(i).dataType())) {
+                in = new Expr.Cast(in, union.field(i).dataType(), null);
+                cast = true;
+            }
+            items.add(new Expr.Alias(in, union.field(i).name(), null));
+        }
+        if (cast) {
+            f = f.project(items);
+        }
+        return f.with(row -> row.attach(union), union, QueryReads.Step.identity(union.size()));
+    }
+
+    private static AnalysisException columnCountMismatch(String op, int first, int other, int index) {
+        return new AnalysisException("[NUM_COLUMNS_MISMATCH] " + op + " can only be performed on inputs with the "
+                + "same number of columns, but the first input has " + first + " columns and the " + ordinal(index)
+                + " input has " + other + " columns.", -1);
+    }
+
+    private static String ordinal(int n) {
+        return switch (n) {
+            case 1 -> "first";
+            case 2 -> "second";
+            case 3 -> "third";
+            default -> n + "th";
+        };
+    }
+
+    /** An inner join on one USING column: {@code join(right, List.of(usingColumn), "inner")}. */
+    public StreamFrame join(StreamFrame right, String usingColumn) {
+        return join(right, List.of(usingColumn), "inner");
+    }
+
+    /** An inner join on USING columns: {@code join(right, usingColumns, "inner")}. */
+    public StreamFrame join(StreamFrame right, List<String> usingColumns) {
+        return join(right, usingColumns, "inner");
+    }
+
+    /**
+     * A stream-static equi-join on USING columns, as Spark's {@code join(right, usingColumns, joinType)}: one side
+     * from {@link Sluice#readStream()}, the other from {@link Sluice#read()}. Allowed as in Spark: {@code inner}
+     * either way round, {@code left_outer}, {@code left_semi} and {@code left_anti} with the stream on the left,
+     * {@code right_outer} with the stream on the right; the other combinations are refused with Spark's message.
+     * Output columns as Spark's: the join columns once, then the left side's other columns, then the right's. A
+     * key holding a null never matches; a key the static side holds n times gives n rows.
+     *
+     * <p><b>Beyond</b> Spark's behaviour: the static side is read once, here, into a hash table on the join keys,
+     * and read again only by {@link #reloadStaticSides()} (Spark re-reads it every batch, though a file read keeps
+     * the file list it had when it was created).
+     *
+     * @throws AnalysisException for a refused combination, an unknown column, keys that cannot be compared, or two
+     *                           streams (stream-stream joins are not supported)
+     * @throws IllegalArgumentException for an unknown join type (Spark's list of join types in the message)
+     */
+    public StreamFrame join(StreamFrame right, List<String> usingColumns, String joinType) {
+        Objects.requireNonNull(right, "right");
+        StaticJoin join = StaticJoin.of(this, right, List.copyOf(usingColumns),
+                StaticJoin.normalize(Objects.requireNonNull(joinType, "joinType")));
+        StreamFrame stream = isStreaming() ? this : right;
+        return stream.with(join, join.schema(), new QueryReads.Step.Opaque(stream.schema.size()));
+    }
+
+    /**
+     * Reads the static side of every stream-static join of this frame again, now, on the calling thread, and
+     * swaps each new hash table in: rows read after that (by any query of this frame) are joined with the new
+     * one. Call it between batches (from {@link StreamingQueryListener#onQueryProgress}, say) for every batch to
+     * see one table.
+     *
+     * @return the number of joins whose static side was read
+     */
+    public int reloadStaticSides() {
+        // A join after a union is one step shared by every input: read each once.
+        java.util.Set<StaticJoin> joins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (StreamFrame in : inputs()) {
+            for (RowOperator op : in.operators) {
+                if (op instanceof StaticJoin j && joins.add(j)) {
+                    j.reload();
+                }
+            }
+        }
+        return joins.size();
     }
 
     /** True for a frame from {@link Sluice#readStream()}, false for a one-off read from {@link Sluice#read()}. */
