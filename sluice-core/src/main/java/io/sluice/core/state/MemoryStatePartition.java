@@ -1,0 +1,432 @@
+package io.sluice.core.state;
+
+import io.sluice.api.io.DurableFiles;
+import io.sluice.core.CorruptCheckpointException;
+
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
+import java.util.zip.CheckedOutputStream;
+
+/**
+ * One partition of {@link MemoryStateStoreProvider}: the last committed version kept in memory, so the next batch
+ * loads it without reading a file (as Spark's provider caches its loaded maps); files are read only after a
+ * restart or to load an older version.
+ *
+ * <p>Files, in {@code <dir>}: {@code <v>.delta}, the changes from version v-1 to v (written by the commit of v),
+ * and {@code <v>.snapshot}, the whole state at v. Both are: the magic {@code SLST}, a kind byte ({@code D} delta,
+ * {@code S} snapshot), a format byte (1), then records (kind byte {@code 1} put: key length (int), key, value length
+ * (int), value; {@code 2} remove: key length, key), then an end byte {@code 0} and the CRC-32 (long, big-endian)
+ * of every byte before it. Written to a temporary file, fsynced and renamed into place, so a file is whole or
+ * absent; a file that fails these checks is corrupt.
+ */
+final class MemoryStatePartition implements StatePartition {
+    private static final byte[] MAGIC = {'S', 'L', 'S', 'T'};
+    private static final byte DELTA = 'D';
+    private static final byte SNAPSHOT = 'S';
+    private static final byte FORMAT = 1;
+    private static final byte PUT = 1;
+    private static final byte REMOVE = 2;
+    private static final byte END = 0;
+    /** Rough bytes per entry beyond key and value: the map node, two arrays' headers, the key wrapper. */
+    private static final long ENTRY_OVERHEAD = 96;
+
+    private final StateStoreId id;
+    private final StateStoreConf conf;
+    private final Path dir;
+    /** The last version committed or loaded, and its state; null when none is in memory. */
+    private long cachedVersion = -1;
+    private HashMap<Key, byte[]> cached;
+    private Store open;
+    private long cacheHits;
+    private long cacheMisses;
+
+    MemoryStatePartition(StateStoreId id, StateStoreConf conf) {
+        this.id = id;
+        this.conf = conf;
+        this.dir = conf.dir();
+    }
+
+    @Override
+    public StateStoreId id() {
+        return id;
+    }
+
+    @Override
+    public StateStore load(long version) throws IOException {
+        if (version < 0) {
+            throw new IllegalArgumentException("Negative state version " + version);
+        }
+        if (open != null) {
+            open.abort();
+        }
+        HashMap<Key, byte[]> base;
+        if (cached != null && cachedVersion == version) {
+            cacheHits++;
+            base = cached;
+        } else {
+            cacheMisses++;
+            base = readVersion(version);
+            cached = base;
+            cachedVersion = version;
+        }
+        open = new Store(version, new HashMap<>(base));
+        return open;
+    }
+
+    /** Reads a version from the files: the newest snapshot at or before it, then the deltas after that. */
+    private HashMap<Key, byte[]> readVersion(long version) throws IOException {
+        HashMap<Key, byte[]> map = new HashMap<>();
+        if (version == 0) {
+            return map;
+        }
+        long from = 0;
+        TreeSet<Long> snapshots = versions(".snapshot");
+        Long snap = snapshots.floor(version);
+        if (snap != null) {
+            read(file(snap, ".snapshot"), SNAPSHOT, map);
+            from = snap;
+        }
+        for (long v = from + 1; v <= version; v++) {
+            Path delta = file(v, ".delta");
+            if (!Files.exists(delta)) {
+                throw new CorruptCheckpointException(delta, "Checkpoint file " + delta + " is missing (state version "
+                        + version + " of operator " + id.operatorId() + ", partition " + id.partitionId()
+                        + " needs it" + (snap == null ? ", and there is no snapshot before it" : " after "
+                        + file(snap, ".snapshot").getFileName()) + "). The state cannot be rebuilt: restore the "
+                        + "file from a copy of the checkpoint, or start the query again on a new checkpointLocation.",
+                        null);
+            }
+            read(delta, DELTA, map);
+        }
+        return map;
+    }
+
+    private void read(Path file, byte kind, Map<Key, byte[]> into) throws IOException {
+        CRC32 crc = new CRC32();
+        try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+             DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc))) {
+            byte[] magic = new byte[4];
+            in.readFully(magic);
+            if (!Arrays.equals(magic, MAGIC) || in.readByte() != kind) {
+                throw corrupt(file, "it is not a Sluice state " + (kind == DELTA ? "delta" : "snapshot") + " file",
+                        null);
+            }
+            byte format = in.readByte();
+            if (format != FORMAT) {
+                throw corrupt(file, "its format " + format + " is not the format 1 this version reads", null);
+            }
+            while (true) {
+                byte rec = in.readByte();
+                if (rec == END) {
+                    long expected = crc.getValue();
+                    long stored = new DataInputStream(raw).readLong(); // the checksum is not part of itself
+                    if (stored != expected) {
+                        throw corrupt(file, "its checksum does not match its content", null);
+                    }
+                    if (raw.read() != -1) {
+                        throw corrupt(file, "it has bytes after its end", null);
+                    }
+                    return;
+                }
+                if (rec != PUT && rec != REMOVE) {
+                    throw corrupt(file, "it holds an unknown record kind " + rec, null);
+                }
+                Key key = new Key(readBytes(in, file));
+                if (rec == PUT) {
+                    into.put(key, readBytes(in, file));
+                } else {
+                    into.remove(key);
+                }
+            }
+        } catch (EOFException e) {
+            throw corrupt(file, "it is truncated", e);
+        }
+    }
+
+    private static byte[] readBytes(DataInputStream in, Path file) throws IOException {
+        int n = in.readInt();
+        if (n < 0 || n > 1 << 30) {
+            throw corrupt(file, "it holds a record length of " + n, null);
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return b;
+    }
+
+    private static CorruptCheckpointException corrupt(Path file, String problem, Throwable cause) {
+        return CorruptCheckpointException.badFile(file, problem, "The state of a stateful operator cannot be read "
+                + "back, so the query cannot continue exactly once. Restore the file from a copy of the checkpoint, "
+                + "or start the query again on a new checkpointLocation.", cause);
+    }
+
+    private Path file(long version, String suffix) {
+        return dir.resolve(version + suffix);
+    }
+
+    /** The versions of the files with this suffix in the folder. */
+    private TreeSet<Long> versions(String suffix) throws IOException {
+        TreeSet<Long> out = new TreeSet<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            files.forEach(p -> {
+                String name = p.getFileName().toString();
+                if (name.endsWith(suffix)) {
+                    String digits = name.substring(0, name.length() - suffix.length());
+                    if (!digits.isEmpty() && digits.chars().allMatch(Character::isDigit) && digits.length() < 19) {
+                        out.add(Long.parseLong(digits));
+                    }
+                }
+            });
+        }
+        return out;
+    }
+
+    @FunctionalInterface
+    private interface Records {
+        void writeTo(DataOutputStream out) throws IOException;
+    }
+
+    private static void writeFile(Path target, byte kind, Records records) throws IOException {
+        DurableFiles.replace(target, out -> {
+            CRC32 crc = new CRC32();
+            DataOutputStream data = new DataOutputStream(new CheckedOutputStream(out, crc));
+            data.write(MAGIC);
+            data.writeByte(kind);
+            data.writeByte(FORMAT);
+            records.writeTo(data);
+            data.writeByte(END);
+            data.flush();
+            DataOutputStream tail = new DataOutputStream(out);
+            tail.writeLong(crc.getValue());
+            tail.flush();
+        });
+    }
+
+    @Override
+    public void maintenance() throws IOException {
+        if (cached == null || cachedVersion <= 0) {
+            return;
+        }
+        TreeSet<Long> snapshots = versions(".snapshot");
+        Long last = snapshots.floor(cachedVersion);
+        long since = last == null ? 0 : last;
+        if (cachedVersion - since >= conf.minDeltasForSnapshot() && !snapshots.contains(cachedVersion)) {
+            HashMap<Key, byte[]> state = cached;
+            writeFile(file(cachedVersion, ".snapshot"), SNAPSHOT, out -> {
+                for (Map.Entry<Key, byte[]> e : state.entrySet()) {
+                    out.writeByte(PUT);
+                    out.writeInt(e.getKey().bytes.length);
+                    out.write(e.getKey().bytes);
+                    out.writeInt(e.getValue().length);
+                    out.write(e.getValue());
+                }
+            });
+            snapshots.add(cachedVersion);
+        }
+        // Keep what loading any of the last minBatchesToRetain versions needs: the newest snapshot at or before
+        // the oldest of them, and every file after it.
+        long oldestKept = cachedVersion - conf.minBatchesToRetain() + 1;
+        Long base = snapshots.floor(oldestKept);
+        if (base == null) {
+            return;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                long v = versionOf(p.getFileName().toString());
+                if (v >= 0 && v < base) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            // nothing to purge
+        }
+    }
+
+    private static long versionOf(String name) {
+        int dot = name.indexOf('.');
+        if (dot <= 0 || !(name.endsWith(".delta") || name.endsWith(".snapshot"))) {
+            return -1;
+        }
+        String digits = name.substring(0, dot);
+        return digits.chars().allMatch(Character::isDigit) && digits.length() < 19 ? Long.parseLong(digits) : -1;
+    }
+
+    @Override
+    public void close() {
+        if (open != null) {
+            open.abort();
+        }
+        cached = null;
+    }
+
+    /** A key compared by content. */
+    private static final class Key {
+        final byte[] bytes;
+        final int hash;
+
+        Key(byte[] bytes) {
+            this.bytes = bytes;
+            this.hash = Arrays.hashCode(bytes);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    private final class Store implements StateStore {
+        final long version;
+        final HashMap<Key, byte[]> map;
+        /** This batch's changes, in key order of first change; a null value is a removal. */
+        final HashMap<Key, byte[]> changes = new HashMap<>();
+        boolean done;
+        boolean committed;
+
+        Store(long version, HashMap<Key, byte[]> map) {
+            this.version = version;
+            this.map = map;
+        }
+
+        @Override
+        public long version() {
+            return version;
+        }
+
+        @Override
+        public byte[] get(byte[] key) {
+            return map.get(new Key(key));
+        }
+
+        @Override
+        public void put(byte[] key, byte[] value) {
+            checkOpen();
+            Key k = new Key(java.util.Objects.requireNonNull(key, "key"));
+            map.put(k, java.util.Objects.requireNonNull(value, "value"));
+            changes.put(k, value);
+        }
+
+        @Override
+        public void remove(byte[] key) {
+            checkOpen();
+            Key k = new Key(key);
+            if (map.remove(k) != null || changes.containsKey(k)) {
+                changes.put(k, null);
+            }
+        }
+
+        @Override
+        public Iterator<StateEntry> iterator() {
+            Iterator<Map.Entry<Key, byte[]>> it = map.entrySet().iterator();
+            return new Iterator<>() {
+                Key last;
+
+                @Override
+                public boolean hasNext() {
+                    return it.hasNext();
+                }
+
+                @Override
+                public StateEntry next() {
+                    if (!it.hasNext()) {
+                        throw new NoSuchElementException();
+                    }
+                    Map.Entry<Key, byte[]> e = it.next();
+                    last = e.getKey();
+                    return new StateEntry(e.getKey().bytes, e.getValue());
+                }
+
+                @Override
+                public void remove() {
+                    checkOpen();
+                    it.remove();
+                    changes.put(last, null);
+                }
+            };
+        }
+
+        @Override
+        public long numKeys() {
+            return map.size();
+        }
+
+        @Override
+        public long commit() throws IOException {
+            checkOpen();
+            DurableFiles.createDirectories(dir);
+            writeFile(file(version + 1, ".delta"), DELTA, out -> {
+                for (Map.Entry<Key, byte[]> e : changes.entrySet()) {
+                    byte[] k = e.getKey().bytes;
+                    if (e.getValue() == null) {
+                        out.writeByte(REMOVE);
+                        out.writeInt(k.length);
+                        out.write(k);
+                    } else {
+                        out.writeByte(PUT);
+                        out.writeInt(k.length);
+                        out.write(k);
+                        out.writeInt(e.getValue().length);
+                        out.write(e.getValue());
+                    }
+                }
+            });
+            done = true;
+            committed = true;
+            cached = map;
+            cachedVersion = version + 1;
+            return version + 1;
+        }
+
+        @Override
+        public void abort() {
+            done = true;
+        }
+
+        @Override
+        public boolean hasCommitted() {
+            return committed;
+        }
+
+        @Override
+        public StateStoreMetrics metrics() {
+            long bytes = 0;
+            for (Map.Entry<Key, byte[]> e : map.entrySet()) {
+                bytes += e.getKey().bytes.length + e.getValue().length + ENTRY_OVERHEAD;
+            }
+            return new StateStoreMetrics(map.size(), bytes, Map.of(
+                    "loadedMapCacheHitCount", cacheHits,
+                    "loadedMapCacheMissCount", cacheMisses,
+                    "stateOnCurrentVersionSizeBytes", bytes));
+        }
+
+        private void checkOpen() {
+            if (done) {
+                throw new IllegalStateException("State store " + dir + " version " + version + " was already "
+                        + (committed ? "committed" : "aborted"));
+            }
+        }
+    }
+}

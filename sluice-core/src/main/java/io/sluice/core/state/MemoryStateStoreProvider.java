@@ -1,0 +1,30 @@
+package io.sluice.core.state;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The default state store: each partition's state held in a hash map, with a delta file per commit
+ * ({@code <version>.delta}) and, every {@code minDeltasForSnapshot} versions, a snapshot ({@code <version>.snapshot}),
+ * as Spark's {@code HDFSBackedStateStoreProvider} lays them out (its name selects this store too). The file encoding
+ * is Sluice's own (see {@link MemoryStatePartition}). For state that fits in memory; larger state wants a store
+ * that spills (RocksDB).
+ */
+public final class MemoryStateStoreProvider implements StateStoreProvider {
+    /** Spark's class name of its default store, accepted as a name of this one. */
+    public static final String SPARK_NAME = "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+
+    /** For {@link java.util.ServiceLoader}. */
+    public MemoryStateStoreProvider() {
+    }
+
+    @Override
+    public List<String> names() {
+        return List.of(MemoryStateStoreProvider.class.getName(), SPARK_NAME);
+    }
+
+    @Override
+    public StatePartition open(StateStoreId id, StateStoreConf conf) throws IOException {
+        return new MemoryStatePartition(id, conf);
+    }
+}

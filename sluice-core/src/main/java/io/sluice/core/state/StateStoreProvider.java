@@ -1,0 +1,36 @@
+package io.sluice.core.state;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * A kind of state store, found with {@link java.util.ServiceLoader} and chosen by
+ * {@code spark.sql.streaming.stateStore.providerClass}. Implementations must be thread-safe: the engine opens the
+ * partitions of a query from several threads.
+ */
+public interface StateStoreProvider {
+
+    /** Spark's key that chooses the provider (a name of {@link #names()}); pinned in the offset log's conf. */
+    String PROVIDER_CLASS_KEY = "spark.sql.streaming.stateStore.providerClass";
+    /** Spark's key: deltas since the last snapshot before maintenance writes one (default 10). */
+    String MIN_DELTAS_FOR_SNAPSHOT_KEY = "spark.sql.streaming.stateStore.minDeltasForSnapshot";
+    /** Spark's key: versions that stay loadable (default 100); also the logs' retention. */
+    String MIN_BATCHES_TO_RETAIN_KEY = "spark.sql.streaming.minBatchesToRetain";
+
+    /**
+     * The names {@code spark.sql.streaming.stateStore.providerClass} may give for this store, compared exactly;
+     * the first is the one the engine logs and writes in the offset log. Typically the class name, and Spark's
+     * provider's class name for the equivalent Spark store (e.g.
+     * {@code org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider}), so a Spark setting works
+     * unchanged.
+     */
+    List<String> names();
+
+    /**
+     * Opens the store of one state partition of one operator, for the rest of the query's run. Opening reads
+     * nothing that {@link StatePartition#load} does not need; it may create {@link StateStoreConf#dir()}.
+     *
+     * @throws IOException when the folder cannot be read or created
+     */
+    StatePartition open(StateStoreId id, StateStoreConf conf) throws IOException;
+}
