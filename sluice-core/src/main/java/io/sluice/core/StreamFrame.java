@@ -475,6 +475,29 @@ public final class StreamFrame {
         return joins.size();
     }
 
+    /**
+     * A SQL query over this frame, which it names {@code source}: {@code SELECT items FROM source [WHERE condition]}
+     * ({@code GROUP BY} is refused until aggregations exist), the same as {@code where(condition)} then
+     * {@code selectExpr(items)}: the Sluice shape of Spark's {@code createOrReplaceTempView("source")} and
+     * {@code spark.sql(query)}, for the command line's {@code --sql}. Keywords are case-insensitive.
+     *
+     * @throws ParseException    when the query does not parse
+     * @throws AnalysisException for another table name than {@code source}, GROUP BY, or anything that does not
+     *                           resolve
+     */
+    public StreamFrame sql(String query) {
+        SqlParser.Select select = SqlParser.parseSelect(query);
+        if (!select.table().equalsIgnoreCase("source")) {
+            throw new AnalysisException("[TABLE_OR_VIEW_NOT_FOUND] The table or view `" + select.table() + "` cannot "
+                    + "be found. The query reads the stream as `source`: SELECT ... FROM source", -1);
+        }
+        if (!select.groupBy().isEmpty()) {
+            throw new AnalysisException("GROUP BY is not supported yet: Sluice has no streaming aggregations", -1);
+        }
+        StreamFrame f = select.where() == null ? this : filterExpr(select.where());
+        return f.project(select.items());
+    }
+
     /** True for a frame from {@link Sluice#readStream()}, false for a one-off read from {@link Sluice#read()}. */
     public boolean isStreaming() {
         return !bounded;
