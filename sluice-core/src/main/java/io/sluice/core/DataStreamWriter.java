@@ -9,6 +9,7 @@ import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.types.StructType;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -49,6 +50,7 @@ public final class DataStreamWriter {
     private final Map<String, String> options = new LinkedHashMap<>();
     private String queryName;
     private Trigger trigger = Trigger.defaultTrigger();
+    private StatefulOp.Mode outputMode = StatefulOp.Mode.APPEND;
 
     DataStreamWriter(Sluice sluice, StreamFrame frame) {
         this.sluice = sluice;
@@ -141,12 +143,51 @@ public final class DataStreamWriter {
         return this;
     }
 
-    /** Only {@code append} is supported: Sluice has no aggregations whose results could be updated. */
+    /**
+     * How the rows of a stateful query are written, as Spark's {@code outputMode}: {@code append} (default; an
+     * aggregate group is written once, when the watermark closes it), {@code update} (the groups changed in the
+     * batch) or {@code complete} (every group, each batch). {@link #start()} refuses a mode where Spark does, with
+     * its message (docs/stateful.md).
+     *
+     * @throws IllegalArgumentException for another name, with Spark's message
+     */
     public DataStreamWriter outputMode(String mode) {
-        if (!"append".equals(mode == null ? null : mode.toLowerCase(Locale.ROOT))) {
-            throw new IllegalArgumentException("Unsupported output mode '" + mode + "': only 'append' is accepted");
-        }
+        String m = mode == null ? "" : mode.toLowerCase(Locale.ROOT);
+        this.outputMode = switch (m) {
+            case "append" -> StatefulOp.Mode.APPEND;
+            case "update" -> StatefulOp.Mode.UPDATE;
+            case "complete" -> StatefulOp.Mode.COMPLETE;
+            default -> throw new IllegalArgumentException("Unknown output mode " + mode + ". Accepted output modes "
+                    + "are 'append', 'complete', 'update'");
+        };
         return this;
+    }
+
+    /**
+     * Spark's UnsupportedOperationChecker rules for the output mode, and whether the sink takes it: a refused
+     * query fails here, before anything is written.
+     */
+    private void checkOutputMode(SinkProvider sink) {
+        StreamFrame.Stateful st = frame.stateful();
+        StatefulOp op = st.op();
+        String mode = outputMode.name().toLowerCase(Locale.ROOT);
+        if (op instanceof Aggregation agg) {
+            if (outputMode == StatefulOp.Mode.APPEND && !agg.hasWatermarkKey()) {
+                throw new AnalysisException("Invalid streaming output mode: append. This output mode is not supported "
+                        + "for streaming aggregations without watermark on streaming DataFrames/DataSets.", -1);
+            }
+        } else if (outputMode == StatefulOp.Mode.COMPLETE) {
+            throw new AnalysisException("Invalid streaming output mode: complete. This output mode is not supported "
+                    + "for no streaming aggregations on streaming DataFrames/DataSets.", -1);
+        }
+        if (op instanceof Deduplication d && d.lacksWatermark()) {
+            throw new AnalysisException("dropDuplicatesWithinWatermark is not supported on streaming "
+                    + "DataFrames/DataSets without watermark", -1);
+        }
+        if (outputMode != StatefulOp.Mode.APPEND && !sink.supportsOutputMode(mode)) {
+            throw new AnalysisException("Data source " + sink.shortName() + " does not support "
+                    + outputMode.title() + " output mode", -1);
+        }
     }
 
     /**
@@ -165,6 +206,7 @@ public final class DataStreamWriter {
             sluice.unknownOptions().check("sink", sink.shortName(), declared.and(ENGINE_OPTIONS), opts);
         }
         sink.validate(opts);
+        checkOutputMode(sink);
         int minBatchesToRetain = opts.getInt("minBatchesToRetain", DEFAULT_MIN_BATCHES_TO_RETAIN);
         if (minBatchesToRetain < 1) {
             throw new InvalidOptionException("minBatchesToRetain", String.valueOf(minBatchesToRetain),
@@ -179,11 +221,21 @@ public final class DataStreamWriter {
         }
         // As in Spark, where queryName(..) itself sets the option.
         String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
+        StreamFrame.Stateful st = frame.stateful();
+        List<RowOperator> ops = frame.operators();
+        int at = st.op() != null ? st.at() : ops.size();
+        // One source per input of a union, each with its own steps (the first input's up to the stateful
+        // operator; the others carry none after it); the stateful operator and the steps after it run once.
         List<StreamFrame> inputs = frame.inputs();
+        List<RowOperator> perSource = new ArrayList<>();
+        perSource.add(RowOperator.chain(ops.subList(0, at)));
+        for (StreamFrame in : inputs.subList(1, inputs.size())) {
+            perSource.add(RowOperator.chain(in.operators()));
+        }
         QuerySpec spec = new QuerySpec(name, inputs.stream().map(StreamFrame::source).toList(), frame.schema(),
-                RowOperator.chain(frame.operators()), sink, opts, trigger, checkpoint, minBatchesToRetain,
-                inputs.stream().map(StreamFrame::reads).toList(),
-                inputs.stream().map(in -> RowOperator.chain(in.operators())).toList());
+                perSource.get(0), sink, opts, trigger, checkpoint, minBatchesToRetain,
+                inputs.stream().map(StreamFrame::reads).toList(), st, outputMode,
+                RowOperator.chain(ops.subList(at, ops.size())), perSource);
         return MicroBatchExecution.start(sluice, spec);
     }
 
@@ -201,8 +253,18 @@ public final class DataStreamWriter {
     record QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
                      RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
                      Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads,
+                     StreamFrame.Stateful stateful, StatefulOp.Mode outputMode, RowOperator postOperator,
                      List<RowOperator> sourceOperators) {
+        QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
+                  RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
+                  Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
+            this(name, sources, outputSchema, operator, sink, sinkOptions, trigger, checkpointLocation,
+                    minBatchesToRetain, reads, StreamFrame.Stateful.NONE, StatefulOp.Mode.APPEND, null, List.of());
+        }
+
         QuerySpec {
+            stateful = stateful == null ? StreamFrame.Stateful.NONE : stateful;
+            outputMode = outputMode == null ? StatefulOp.Mode.APPEND : outputMode;
             sources = List.copyOf(sources);
             if (sources.isEmpty()) {
                 throw new IllegalArgumentException("A query needs at least one source");
@@ -217,13 +279,6 @@ public final class DataStreamWriter {
             if (!sourceOperators.isEmpty() && sourceOperators.size() != sources.size()) {
                 throw new IllegalArgumentException("One operator per source is needed");
             }
-        }
-
-        QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
-                  RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
-                  Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
-            this(name, sources, outputSchema, operator, sink, sinkOptions, trigger, checkpointLocation,
-                    minBatchesToRetain, reads, List.of());
         }
 
         /**

@@ -32,6 +32,12 @@ final class ForeachBatchSinkProvider implements SinkProvider {
         this.function = Objects.requireNonNull(function, "function");
     }
 
+    /** Takes every output mode, as Spark's equivalent sink. */
+    @Override
+    public boolean supportsOutputMode(String mode) {
+        return true;
+    }
+
     @Override
     public String shortName() {
         return "foreachBatch";

@@ -25,6 +25,12 @@ final class ForeachSinkProvider implements SinkProvider {
         this.writers = Objects.requireNonNull(writers, "writers");
     }
 
+    /** Takes every output mode, as Spark's equivalent sink. */
+    @Override
+    public boolean supportsOutputMode(String mode) {
+        return true;
+    }
+
     @Override
     public String shortName() {
         return "foreach";

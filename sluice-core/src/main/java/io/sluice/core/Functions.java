@@ -304,6 +304,104 @@ public final class Functions {
         return call(Objects.requireNonNull(name, "name"), args);
     }
 
+    // ---------------------------------------------------------------- aggregates and windows (docs/stateful.md)
+
+    /**
+     * {@code count(col)}: the rows of a group where the column is not null; {@code count("*")} counts every row
+     * (named {@code count(1)}, as Spark names it).
+     */
+    public static Column count(String column) {
+        return "*".equals(column) ? count(lit(1)) : count(col(column));
+    }
+
+    /** {@code count(e)}: the rows of a group where {@code e} is not null (every row for a literal). */
+    public static Column count(Column e) {
+        return call("count", e);
+    }
+
+    /**
+     * Spark's {@code count_distinct}: refused on a stream, as Spark refuses distinct aggregations there (the
+     * aggregation fails with Spark's message).
+     */
+    public static Column countDistinct(Column e, Column... more) {
+        Column[] all = new Column[more.length + 1];
+        all[0] = e;
+        System.arraycopy(more, 0, all, 1, more.length);
+        return call("count_distinct", all);
+    }
+
+    /** {@code sum(col)}: bigint for integral columns, double for floating ones, decimal(p + 10, s) for decimals. */
+    public static Column sum(String column) {
+        return sum(col(column));
+    }
+
+    public static Column sum(Column e) {
+        return call("sum", e);
+    }
+
+    /** {@code avg(col)}: double, or decimal(p + 4, s + 4) for decimals; null for a group of nulls only. */
+    public static Column avg(String column) {
+        return avg(col(column));
+    }
+
+    public static Column avg(Column e) {
+        return call("avg", e);
+    }
+
+    /** {@code min(col)}: the least non-null value of the group (strings in code point order, as Spark). */
+    public static Column min(String column) {
+        return min(col(column));
+    }
+
+    public static Column min(Column e) {
+        return call("min", e);
+    }
+
+    /** {@code max(col)}: the greatest non-null value of the group. */
+    public static Column max(String column) {
+        return max(col(column));
+    }
+
+    public static Column max(Column e) {
+        return call("max", e);
+    }
+
+    /** {@code first(col)}: the value of the first row of the group in arrival order (nulls included, as Spark). */
+    public static Column first(String column) {
+        return first(col(column));
+    }
+
+    public static Column first(Column e) {
+        return call("first", e);
+    }
+
+    /** {@code last(col)}: the value of the last row of the group in arrival order. */
+    public static Column last(String column) {
+        return last(col(column));
+    }
+
+    public static Column last(Column e) {
+        return call("last", e);
+    }
+
+    /**
+     * A tumbling event-time window as a grouping key, as Spark's {@code window(timeColumn, windowDuration)}: a
+     * struct {@code window} of {@code start} and {@code end} (timestamps), windows aligned on the epoch.
+     */
+    public static Column window(Column timeColumn, String windowDuration) {
+        return call("window", timeColumn, lit(windowDuration));
+    }
+
+    /** A sliding window: each row falls into every window of length {@code windowDuration} that holds it. */
+    public static Column window(Column timeColumn, String windowDuration, String slideDuration) {
+        return call("window", timeColumn, lit(windowDuration), lit(slideDuration));
+    }
+
+    /** A sliding window whose starts are offset from the epoch by {@code startTime}. */
+    public static Column window(Column timeColumn, String windowDuration, String slideDuration, String startTime) {
+        return call("window", timeColumn, lit(windowDuration), lit(slideDuration), lit(startTime));
+    }
+
     private static Column call(String name, Column... args) {
         return call(name, Arrays.stream(args).map(Column::expr).toList());
     }

@@ -84,6 +84,15 @@ final class MicroBatchExecution implements StreamingQuery {
     private long triggersStarted;
     private long lastEmptyTrigger = -1;
 
+    /** The stateful operator's execution, or null for a stateless query. */
+    private final StatefulExecution stateful;
+    /**
+     * The watermark the next constructed batch runs with (logged as its {@code batchWatermarkMs}), and the one the
+     * last batch ran with (the next batch's watermark for late rows). Query thread only.
+     */
+    private long nextWatermarkMs;
+    private long lastWatermarkMs;
+
     private final RecoveryPlan recovery;
     /** Where the previous run left off: a batch to re-run (or null), the next batch id. */
     private final Batch pendingAtStart;
@@ -91,8 +100,9 @@ final class MicroBatchExecution implements StreamingQuery {
 
     private MicroBatchExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Checkpoint checkpoint,
                                 boolean temporaryCheckpoint, RecoveryPlan recovery, List<SourceExecution> sources,
-                                Sink sink) {
+                                Sink sink, StatefulExecution stateful) {
         this.recovery = recovery;
+        this.stateful = stateful;
         this.sluice = sluice;
         this.spec = spec;
         this.clock = sluice.clock();
@@ -122,11 +132,17 @@ final class MicroBatchExecution implements StreamingQuery {
                 ranges.add(new SourceRange(committed[i], end[i], null)); // latestOffset is not asked for a re-run
             }
             pending = new Batch(r.batchId(), ranges, r.endOffsets().batchTimestampMs(), r.endOffsets().offsets());
+            pending.watermarkMs = r.endOffsets().batchWatermarkMs();
+            pending.lateWatermarkMs = r.startOffsets() == null ? 0 : r.startOffsets().batchWatermarkMs();
             LOG.info("Query {} will re-run batch {}, logged but not committed before the last stop", describe(),
                     r.batchId());
         }
         for (int i = 0; i < n; i++) {
             sources.get(i).committed(committed[i]);
+        }
+        if (recovery instanceof RecoveryPlan.Resume r) {
+            nextWatermarkMs = r.lastCommit().nextBatchWatermarkMs();
+            lastWatermarkMs = r.startOffsets().batchWatermarkMs();
         }
         pendingAtStart = pending;
         nextBatchIdAtStart = recovery.firstBatchId();
@@ -166,9 +182,28 @@ final class MicroBatchExecution implements StreamingQuery {
         }
         List<SourceExecution> sources = new ArrayList<>();
         Sink sink = null;
+        StatefulExecution stateful = null;
         try {
             // Read the logs now, so a corrupt checkpoint fails start() itself.
             RecoveryPlan recovery = checkpoint.recover();
+            if (spec.stateful().op() != null) {
+                Map<String, String> logged = null;
+                long restored = 0;
+                if (recovery instanceof RecoveryPlan.Resume r) {
+                    logged = r.startOffsets().conf();
+                    restored = r.lastCommit().nextBatchWatermarkMs();
+                } else if (recovery instanceof RecoveryPlan.Rerun r) {
+                    logged = r.endOffsets().conf();
+                    restored = r.endOffsets().batchWatermarkMs();
+                }
+                stateful = new StatefulExecution(sluice, spec, checkpoint.path(), logged, restored,
+                        spec.minBatchesToRetain());
+            } else {
+                String held = StatefulExecution.operatorInCheckpoint(checkpoint.path());
+                if (held != null) {
+                    throw StatefulExecution.operatorMismatch(held, null);
+                }
+            }
             for (int i = 0; i < spec.sources().size(); i++) {
                 DataStreamReader.SourceSpec source = spec.sources().get(i);
                 Path folder = checkpoint.sourceDir(i);
@@ -178,9 +213,10 @@ final class MicroBatchExecution implements StreamingQuery {
                 sources.add(new SourceExecution(i, source, stream, folder));
             }
             sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), spec.outputSchema(), checkpoint.path(),
-                    checkpoint.queryId(), spec.name(), sluice.clock(), sluice.sessionTimeZone()));
+                    checkpoint.queryId(), spec.name(), sluice.clock(), sluice.sessionTimeZone(),
+                    spec.outputMode().name().toLowerCase(java.util.Locale.ROOT)));
             MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery,
-                    List.copyOf(sources), sink);
+                    List.copyOf(sources), sink, stateful);
             sluice.register(q);
             String now = ProgressTime.format(sluice.clock().millis());
             sluice.bus().postNow(l -> l.onQueryStarted(
@@ -190,6 +226,9 @@ final class MicroBatchExecution implements StreamingQuery {
         } catch (RuntimeException | Error e) {
             sources.forEach(SourceExecution::stopQuietly);
             closeQuietly(sink);
+            if (stateful != null) {
+                stateful.close();
+            }
             checkpoint.close();
             deleteCreated(created);
             throw e;
@@ -268,6 +307,9 @@ final class MicroBatchExecution implements StreamingQuery {
             Thread.interrupted(); // stop()'s interrupt is spent: let the clean-up below close channels normally
             sources.forEach(SourceExecution::stopQuietly);
             closeQuietly(sink);
+            if (stateful != null) {
+                stateful.close();
+            }
             checkpoint.close();
             if (temporaryCheckpoint && failure == null) {
                 deleteRecursively(checkpoint.path());
@@ -325,6 +367,10 @@ final class MicroBatchExecution implements StreamingQuery {
                     break;
                 }
                 batch = constructNextBatch(nextBatchId, triggerStart, durations);
+                if (batch == null && stateful != null && ranOnce
+                        && stateful.wantsNoDataBatch(nextWatermarkMs, lastWatermarkMs)) {
+                    batch = noDataBatch(nextBatchId, triggerStart);
+                }
                 if (batch == null) {
                     durations.put("triggerExecution", millisSince(t0));
                     status = new StreamingQueryStatus("Waiting for data to arrive", false, false);
@@ -365,6 +411,23 @@ final class MicroBatchExecution implements StreamingQuery {
     }
 
     /**
+     * A batch that reads nothing, run only to let a stateful operator evict and emit under the new watermark
+     * (Spark's no-data micro-batch): every source's range is empty, at its committed offset.
+     */
+    private Batch noDataBatch(long batchId, long triggerStart) {
+        List<SourceRange> ranges = new ArrayList<>(sources.size());
+        List<String> logged = new ArrayList<>(sources.size());
+        for (SourceExecution s : sources) {
+            ranges.add(new SourceRange(s.committed(), s.committed(), null));
+            logged.add(json(s.committed()));
+        }
+        Batch b = new Batch(batchId, ranges, triggerStart, logged);
+        b.watermarkMs = nextWatermarkMs;
+        b.lateWatermarkMs = lastWatermarkMs;
+        return b;
+    }
+
+    /**
      * Constructing batch {@code batchId}, first half: asks every source where the batch would end under its read
      * limit. Returns null when no source moved (nothing is written then); otherwise the batch, not yet logged.
      */
@@ -391,7 +454,10 @@ final class MicroBatchExecution implements StreamingQuery {
         for (SourceRange r : ranges) {
             logged.add(json(r.end()));
         }
-        return new Batch(batchId, ranges, triggerStart, logged);
+        Batch b = new Batch(batchId, ranges, triggerStart, logged);
+        b.watermarkMs = nextWatermarkMs;
+        b.lateWatermarkMs = lastWatermarkMs;
+        return b;
     }
 
     /**
@@ -400,7 +466,9 @@ final class MicroBatchExecution implements StreamingQuery {
      */
     private void logBatch(Batch batch, Map<String, Long> durations) {
         long w0 = clock.nanos();
-        if (!checkpoint.offsetLog().add(batch.id, new OffsetSeq(0, batch.plannedAtMs, Map.of(), batch.logged))) {
+        Map<String, String> conf = stateful == null ? Map.of() : stateful.conf();
+        if (!checkpoint.offsetLog().add(batch.id, new OffsetSeq(batch.watermarkMs, batch.plannedAtMs, conf,
+                batch.logged))) {
             throw new IllegalStateException("Concurrent update to the log: " + checkpoint.offsetLog()
                     .fileFor(batch.id) + " already exists. Multiple streaming queries may be writing to "
                     + "the checkpoint " + checkpoint.path());
@@ -428,6 +496,10 @@ final class MicroBatchExecution implements StreamingQuery {
         }
         durations.put("getBatch", millisSince(g0));
         durations.put("queryPlanning", 0L);
+        if (stateful != null) {
+            runStatefulBatch(batch, tasks, durations);
+            return;
+        }
 
         long a0 = clock.nanos();
         BatchWriter writer = sink.beginBatch(batch.info(checkpoint.queryId()));
@@ -450,10 +522,55 @@ final class MicroBatchExecution implements StreamingQuery {
         }
         durations.put("addBatch", millisSince(a0));
         batch.numOutputRows = writer.numOutputRows();
+        commitBatch(batch, durations, 0);
+    }
 
+    /**
+     * Running a logged batch of a stateful query: the readers feed the operator's tasks, the state partitions fold
+     * them in and commit version N+1 of their stores, then the emitted rows go to the sink, which commits; then
+     * {@code commits/N} with the next watermark.
+     */
+    private void runStatefulBatch(Batch batch, List<ReadTask> tasks, Map<String, Long> durations) throws Exception {
+        long a0 = clock.nanos();
+        long grace = sluice.stopGracePeriodMs();
+        List<Object> taskResults = ReadTask.runAll(tasks, stateful.shuffleWriter(batch.lateWatermarkMs),
+                sluice.readers(), grace, readerWaitAfterForcedStop(grace));
+        for (ReadTask t : tasks) {
+            batch.inputRows[t.sourceIndex] += t.rows;
+        }
+        throwIfForcedToStop();
+        StatefulExecution.Outcome outcome = stateful.process(batch.id, taskResults, batch.lateWatermarkMs,
+                batch.watermarkMs);
+        throwIfForcedToStop();
+        BatchWriter writer = sink.beginBatch(batch.info(checkpoint.queryId()));
+        long rows = 0;
+        for (List<io.sluice.api.Row> part : outcome.rows()) {
+            rows += part.size();
+        }
+        try {
+            writer.commit(StatefulExecution.write(writer, outcome.rows()));
+        } catch (Exception | Error e) {
+            try {
+                writer.abort(e);
+            } catch (RuntimeException abortFailure) {
+                e.addSuppressed(abortFailure);
+            }
+            throw e;
+        }
+        durations.put("addBatch", millisSince(a0));
+        batch.numOutputRows = writer.numOutputRows() >= 0 ? writer.numOutputRows() : rows;
+        batch.stateOperators = List.of(outcome.progress());
+        batch.eventTime = outcome.eventTime();
+        commitBatch(batch, durations, outcome.nextWatermarkMs());
+        lastWatermarkMs = batch.watermarkMs;
+        nextWatermarkMs = outcome.nextWatermarkMs();
+    }
+
+    /** {@code commits/N}, then each moved source releases what the batch consumed. */
+    private void commitBatch(Batch batch, Map<String, Long> durations, long nextWatermark) throws Exception {
         long c0 = clock.nanos();
         throwIfForcedToStop();
-        if (!checkpoint.commitLog().add(batch.id, new CommitMetadata(0))) {
+        if (!checkpoint.commitLog().add(batch.id, new CommitMetadata(nextWatermark))) {
             throw new IllegalStateException("Concurrent update to the log: " + checkpoint.commitLog().fileFor(batch.id)
                     + " already exists. Multiple streaming queries may be writing to the checkpoint "
                     + checkpoint.path());
@@ -480,8 +597,8 @@ final class MicroBatchExecution implements StreamingQuery {
                     json(range.latest()), rows, input, processed, s.metrics(range.end())));
         }
         StreamingQueryProgress p = new StreamingQueryProgress(id, runId, spec.name(),
-                ProgressTime.format(triggerStart), batch.id, triggerMs, durations, Map.of(),
-                progress, new SinkProgress(sink.description(), batch.numOutputRows, Map.of()));
+                ProgressTime.format(triggerStart), batch.id, triggerMs, durations, batch.eventTime,
+                batch.stateOperators, progress, new SinkProgress(sink.description(), batch.numOutputRows, Map.of()));
         synchronized (recent) {
             recent.addLast(p);
             if (recent.size() > RECENT_PROGRESS) {
@@ -821,6 +938,11 @@ final class MicroBatchExecution implements StreamingQuery {
         /** Rows read per source (index as {@code ranges}), counted by the batch's read tasks. */
         final long[] inputRows;
         long numOutputRows = -1;
+        /** The watermark the batch runs with ({@code batchWatermarkMs}), and the previous batch's (late rows). */
+        long watermarkMs;
+        long lateWatermarkMs;
+        List<StateOperatorProgress> stateOperators = List.of();
+        Map<String, String> eventTime = Map.of();
 
         Batch(long id, List<SourceRange> ranges, long plannedAtMs, List<String> logged) {
             this.id = id;

@@ -47,6 +47,28 @@ final class ProgressJson {
         }
         map(g, "eventTime", p.eventTime());
         g.writeArrayFieldStart("stateOperators");
+        for (StateOperatorProgress o : p.stateOperators()) {
+            g.writeStartObject();
+            g.writeStringField("operatorName", o.operatorName());
+            g.writeNumberField("numRowsTotal", o.numRowsTotal());
+            g.writeNumberField("numRowsUpdated", o.numRowsUpdated());
+            g.writeNumberField("allUpdatesTimeMs", o.allUpdatesTimeMs());
+            g.writeNumberField("numRowsRemoved", o.numRowsRemoved());
+            g.writeNumberField("allRemovalsTimeMs", o.allRemovalsTimeMs());
+            g.writeNumberField("commitTimeMs", o.commitTimeMs());
+            g.writeNumberField("memoryUsedBytes", o.memoryUsedBytes());
+            g.writeNumberField("numRowsDroppedByWatermark", o.numRowsDroppedByWatermark());
+            g.writeNumberField("numShufflePartitions", o.numShufflePartitions());
+            g.writeNumberField("numStateStoreInstances", o.numStateStoreInstances());
+            if (!o.customMetrics().isEmpty()) {
+                g.writeObjectFieldStart("customMetrics");
+                for (Map.Entry<String, Long> e : new TreeMap<>(o.customMetrics()).entrySet()) {
+                    g.writeNumberField(e.getKey(), e.getValue());
+                }
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+        }
         g.writeEndArray();
         g.writeArrayFieldStart("sources");
         for (SourceProgress s : p.sources()) {

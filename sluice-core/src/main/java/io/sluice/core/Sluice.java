@@ -273,6 +273,11 @@ public final class Sluice implements AutoCloseable {
         return unknownOptions;
     }
 
+    /** The class loader providers are found on (state stores too). */
+    ClassLoader classLoader() {
+        return loader;
+    }
+
     ExecutorService readers() {
         return readers;
     }

@@ -36,27 +36,54 @@ public final class StreamFrame {
     /** What each operator reads and implies, for column pruning and filter pushdown ({@link QueryReads}). */
     private final List<QueryReads.Step> steps;
     private final boolean bounded;
+    /** The watermarks and the stateful operator, if any ({@link Stateful#NONE} for a stateless frame). */
+    private final Stateful stateful;
     /**
      * The other inputs of a {@link #union}, in plan order after this one: single-input frames of this frame's
-     * schema, each carrying its own source and steps. Every later step is added to each of them too, so input i
-     * is read through its own steps then the shared ones (the engine's source i).
+     * schema, each carrying its own source and steps. Every later step is added to each of them too, until a
+     * stateful operator (which, with the steps after it, runs once on the rows of every input), so input i is read
+     * through its own steps then the shared ones (the engine's source i).
      */
     private final List<StreamFrame> others;
 
+    /**
+     * A {@code withWatermark} of the frame: its column, its delay, and its slot in the batch's event-time stats.
+     */
+    record Watermark(String column, long delayMs, int slot) {
+    }
+
+    /**
+     * The stateful part of a frame: its watermarks, and its stateful operator with the position in
+     * {@link #operators} where it sits (the operators before it run on the reader threads, those after it on the
+     * rows it emits); {@code inputWidth} is the width of its input, for column pruning.
+     */
+    record Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth) {
+        static final Stateful NONE = new Stateful(List.of(), null, -1, -1);
+
+        Stateful {
+            watermarks = List.copyOf(watermarks);
+        }
+    }
+
     StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, boolean bounded) {
-        this(sluice, source, source.schema(), List.of(), List.of(), bounded, List.of());
+        this(sluice, source, source.schema(), List.of(), List.of(), bounded, Stateful.NONE, List.of());
     }
 
     private StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, StructType schema,
                         List<RowOperator> operators, List<QueryReads.Step> steps, boolean bounded,
-                        List<StreamFrame> others) {
+                        Stateful stateful, List<StreamFrame> others) {
         this.sluice = sluice;
         this.source = source;
         this.schema = schema;
         this.operators = List.copyOf(operators);
         this.steps = List.copyOf(steps);
         this.bounded = bounded;
+        this.stateful = stateful;
         this.others = List.copyOf(others);
+    }
+
+    Stateful stateful() {
+        return stateful;
     }
 
     /** The schema of the rows this frame produces (after its transformations). */
@@ -72,24 +99,30 @@ public final class StreamFrame {
         List<RowOperator> ops = new ArrayList<>(operators);
         ops.add(operator);
         List<QueryReads.Step> st = new ArrayList<>(steps);
-        st.add(step);
-        List<StreamFrame> more = new ArrayList<>(others.size());
-        for (StreamFrame o : others) {
-            more.add(o.with(operator, newSchema, step));
+        if (stateful.op() == null) {
+            st.add(step); // after a stateful operator, steps read its output, not the source
         }
-        return new StreamFrame(sluice, source, newSchema, ops, st, bounded, more);
+        List<StreamFrame> more = others;
+        if (stateful.op() == null) {
+            more = new ArrayList<>(others.size());
+            for (StreamFrame other : others) {
+                more.add(other.with(operator, newSchema, step));
+            }
+        }
+        return new StreamFrame(sluice, source, newSchema, ops, st, bounded, stateful, more);
     }
 
     /**
      * The frame's inputs in plan order (left first): each a single-input frame with its source and every step
-     * its rows go through. One for a frame that is no union.
+     * its rows go through before a stateful operator. One for a frame that is no union; the first carries this
+     * frame's stateful part (its operator's position in {@link #operators()}).
      */
     List<StreamFrame> inputs() {
         if (others.isEmpty()) {
             return List.of(this);
         }
         List<StreamFrame> all = new ArrayList<>(others.size() + 1);
-        all.add(new StreamFrame(sluice, source, schema, operators, steps, bounded, List.of()));
+        all.add(new StreamFrame(sluice, source, schema, operators, steps, bounded, stateful, List.of()));
         all.addAll(others);
         return all;
     }
@@ -105,7 +138,8 @@ public final class StreamFrame {
 
     /** As {@link #reads()}; {@code sinkReadsRows} false for an action that only counts rows ({@code count()}). */
     QueryReads reads(boolean sinkReadsRows) {
-        return QueryReads.of(source.schema(), steps, sinkReadsRows ? schema.size() : 0);
+        int width = stateful.op() != null ? stateful.inputWidth() : schema.size();
+        return QueryReads.of(source.schema(), steps, sinkReadsRows ? width : 0);
     }
 
     Sluice sluice() {
@@ -300,6 +334,159 @@ public final class StreamFrame {
     }
 
     // ---------------------------------------------------------------------------------------------------------
+    // Stateful operators (docs/stateful.md)
+
+    /**
+     * Defines an event-time watermark, as Spark's {@code withWatermark}: the watermark is the maximum event time
+     * seen in {@code eventTime} (a timestamp column) minus {@code delayThreshold} ({@code "10 seconds"},
+     * {@code "1 minute"}), never decreasing, computed at the end of a batch and used from the next one. A stateful
+     * operator after it drops rows at or before the watermark and closes windows the watermark has passed.
+     *
+     * @throws AnalysisException when the column does not resolve or is not a timestamp, or the delay is negative
+     *                           or not an interval
+     */
+    public StreamFrame withWatermark(String eventTime, String delayThreshold) {
+        Objects.requireNonNull(eventTime, "eventTime");
+        int column = indexOf(eventTime);
+        if (!schema.field(column).dataType().equals(io.sluice.api.types.DataType.timestampType())) {
+            throw new AnalysisException("Event time must be defined on a window or a timestamp, but " + eventTime
+                    + " is of type " + schema.field(column).dataType().simpleString(), -1);
+        }
+        String delay = delayThreshold == null ? "" : delayThreshold.trim();
+        if (delay.startsWith("-")) {
+            throw new AnalysisException("delay threshold (" + delayThreshold + ") should not be negative.", -1);
+        }
+        String unit = delay.toLowerCase(Locale.ROOT).startsWith("interval ") ? delay.substring(9).trim() : delay;
+        long delayMs;
+        try {
+            delayMs = io.sluice.api.Durations.intervalMs("delay threshold", unit);
+        } catch (IllegalArgumentException e) {
+            throw new AnalysisException(e.getMessage(), -1);
+        }
+        if (stateful.op() != null) {
+            throw new AnalysisException("withWatermark after a stateful operator (" + stateful.op().operatorName()
+                    + ") is not supported by Sluice yet: define the watermark before groupBy or dropDuplicates", -1);
+        }
+        List<Watermark> marks = new ArrayList<>(stateful.watermarks());
+        marks.add(new Watermark(schema.field(column).name(), delayMs, marks.size()));
+        RowOperator recorder = EventTimeStats.recorder(marks.size() - 1, column);
+        List<RowOperator> ops = new ArrayList<>(operators);
+        ops.add(recorder);
+        List<QueryReads.Step> st = new ArrayList<>(steps);
+        st.add(QueryReads.Step.identity(schema.size()));
+        // After a union, every input's rows feed the watermark (the union's event time is every input's).
+        List<StreamFrame> more = new ArrayList<>(others.size());
+        for (StreamFrame other : others) {
+            more.add(other.with(recorder, schema, QueryReads.Step.identity(schema.size())));
+        }
+        return new StreamFrame(sluice, source, schema, ops, st, bounded,
+                new Stateful(marks, null, -1, -1), more);
+    }
+
+    private int indexOf(String name) {
+        for (int i = 0; i < schema.size(); i++) {
+            if (schema.field(i).name().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        throw new AnalysisException("A column or function parameter with name `" + name + "` cannot be resolved. "
+                + "Did you mean one of the following? [" + String.join(", ", columns()) + "].", -1);
+    }
+
+    /**
+     * Groups the rows by columns or expressions (including {@code Functions.window(...)}) for an aggregation,
+     * as Spark's {@code groupBy(Column...)}.
+     */
+    public GroupedFrame groupBy(Column... keys) {
+        return new GroupedFrame(this, Arrays.stream(keys).map(Column::expr).toList());
+    }
+
+    /** Groups by column names, as Spark's {@code groupBy(String...)}. */
+    public GroupedFrame groupBy(String... columns) {
+        return new GroupedFrame(this, Arrays.stream(columns).map(SqlParser::parseColumnName).toList());
+    }
+
+    /** An aggregation without grouping keys: one group, as Spark's {@code agg(...)} on a frame. */
+    public StreamFrame agg(Column aggregate, Column... more) {
+        return groupBy(new Column[0]).agg(aggregate, more);
+    }
+
+    /** The frame of {@link GroupedFrame#agg}. */
+    StreamFrame aggregate(List<Expr> keys, List<Expr> aggregates) {
+        requireNoStatefulOperator("groupBy");
+        Aggregation op = Aggregation.of(sluice, schema, keys, aggregates, watermarkColumns());
+        return withStateful(op);
+    }
+
+    /**
+     * Drops rows whose values in all columns repeat an earlier row's, as Spark's {@code dropDuplicates()}: the first
+     * row of each key passes. Without a watermark on a key column its state only grows.
+     */
+    public StreamFrame dropDuplicates() {
+        return dropDuplicates(columns());
+    }
+
+    /**
+     * Drops rows whose values in these columns repeat an earlier row's, as Spark's {@code dropDuplicates(cols)}.
+     * With a watermark whose column is among them, rows behind the watermark are dropped and old keys evicted.
+     */
+    public StreamFrame dropDuplicates(String... columns) {
+        return dedup(columns, false);
+    }
+
+    /**
+     * As Spark's {@code dropDuplicatesWithinWatermark(cols)}: a key is remembered from its first row until the
+     * watermark passes that row's event time plus the watermark's delay; needs a watermark (checked at start).
+     */
+    public StreamFrame dropDuplicatesWithinWatermark(String... columns) {
+        return dedup(columns.length == 0 ? columns() : columns, true);
+    }
+
+    private StreamFrame dedup(String[] columns, boolean within) {
+        requireNoStatefulOperator(within ? "dropDuplicatesWithinWatermark" : "dropDuplicates");
+        int[] keys = new int[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            keys[i] = indexOf(columns[i]);
+        }
+        int eventTime = -1;
+        long delay = -1;
+        for (Watermark w : stateful.watermarks()) {
+            for (int i = 0; i < schema.size() && eventTime < 0; i++) {
+                if (schema.field(i).name().equalsIgnoreCase(w.column())) {
+                    eventTime = i;
+                    delay = w.delayMs();
+                }
+            }
+        }
+        long within_ = within ? (delay < 0 ? 0 : delay * 1000) : -1;
+        return withStateful(new Deduplication(schema, keys, eventTime, within_));
+    }
+
+    private List<String> watermarkColumns() {
+        List<String> out = new ArrayList<>();
+        for (Watermark w : stateful.watermarks()) {
+            out.add(w.column().toLowerCase(Locale.ROOT));
+        }
+        return out;
+    }
+
+    private void requireNoStatefulOperator(String what) {
+        if (bounded) {
+            throw new UnsupportedOperationException(what + " is not supported on a one-off read (Sluice.read()) yet: "
+                    + "use countBy(...), or run it as a stream");
+        }
+        if (stateful.op() != null) {
+            throw new AnalysisException(what + " after " + stateful.op().operatorName() + ": Sluice runs one stateful "
+                    + "operator per query yet (Spark chains them in append mode)", -1);
+        }
+    }
+
+    private StreamFrame withStateful(StatefulOp op) {
+        return new StreamFrame(sluice, source, op.outputSchema(), operators, steps, bounded,
+                new Stateful(stateful.watermarks(), op, operators.size(), schema.size()), others);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
     // Unions and joins
 
     /**
@@ -350,6 +537,11 @@ public final class StreamFrame {
     }
 
     private StreamFrame unionWith(StreamFrame other) {
+        if (!stateful.equals(Stateful.NONE) || !other.stateful.equals(Stateful.NONE)) {
+            throw new AnalysisException("union of a frame with withWatermark or a stateful operator is not supported "
+                    + "by Sluice yet: union the streams first, then apply withWatermark, groupBy or dropDuplicates "
+                    + "to the union", -1);
+        }
         if (bounded != other.bounded) {
             throw new AnalysisException("Union between streaming and batch DataFrames/Datasets is not supported", -1);
         }
@@ -379,7 +571,7 @@ public final class StreamFrame {
             all.add(in.conformTo(union));
         }
         StreamFrame first = all.get(0);
-        return new StreamFrame(sluice, first.source, union, first.operators, first.steps, bounded,
+        return new StreamFrame(sluice, first.source, union, first.operators, first.steps, bounded, Stateful.NONE,
                 all.subList(1, all.size()));
     }
 
@@ -451,6 +643,10 @@ public final class StreamFrame {
         StaticJoin join = StaticJoin.of(this, right, List.copyOf(usingColumns),
                 StaticJoin.normalize(Objects.requireNonNull(joinType, "joinType")));
         StreamFrame stream = isStreaming() ? this : right;
+        if (stream.stateful.op() != null) {
+            throw new AnalysisException("A join after " + stream.stateful.op().operatorName() + " is not supported "
+                    + "by Sluice yet: join before the stateful operator", -1);
+        }
         return stream.with(join, join.schema(), new QueryReads.Step.Opaque(stream.schema.size()));
     }
 

@@ -12,16 +12,26 @@ import java.util.UUID;
  * @param timestamp   the trigger's start, {@code yyyy-MM-dd'T'HH:mm:ss.SSS'Z'} in UTC
  * @param durationMs  phase durations: addBatch, commitOffsets, getBatch, latestOffset, queryPlanning,
  *                    triggerExecution, walCommit
- * @param eventTime   event-time statistics (empty: Sluice has no watermarks yet)
+ * @param eventTime   event-time statistics of a query with a watermark: {@code min}, {@code max}, {@code avg}
+ *                    of the batch's event times and the batch's {@code watermark} (empty without a watermark)
+ * @param stateOperators one entry per stateful operator, top-down from the sink (empty for a stateless query)
  */
 public record StreamingQueryProgress(UUID id, UUID runId, String name, String timestamp, long batchId,
                                      long batchDuration, Map<String, Long> durationMs,
-                                     Map<String, String> eventTime, List<SourceProgress> sources,
-                                     SinkProgress sink) {
+                                     Map<String, String> eventTime, List<StateOperatorProgress> stateOperators,
+                                     List<SourceProgress> sources, SinkProgress sink) {
     public StreamingQueryProgress {
         durationMs = Map.copyOf(durationMs);
         eventTime = Map.copyOf(eventTime);
+        stateOperators = List.copyOf(stateOperators);
         sources = List.copyOf(sources);
+    }
+
+    /** The progress of a stateless query (no state operators). */
+    public StreamingQueryProgress(UUID id, UUID runId, String name, String timestamp, long batchId,
+                                  long batchDuration, Map<String, Long> durationMs, Map<String, String> eventTime,
+                                  List<SourceProgress> sources, SinkProgress sink) {
+        this(id, runId, name, timestamp, batchId, batchDuration, durationMs, eventTime, List.of(), sources, sink);
     }
 
     // Plain loops rather than streams: the sums run once per batch, and the first stream of a JVM loads and

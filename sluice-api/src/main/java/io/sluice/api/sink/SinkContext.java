@@ -21,12 +21,22 @@ import java.util.Objects;
  *                        {@code Sluice.sessionTimeZone()}; the JVM's default zone unless configured): a sink with a
  *                        {@code timeZone} option (the file sink, the console sink) writes timestamps in this zone
  *                        when that option is not given, as Spark's sinks do
+ * @param outputMode      the query's output mode, {@code append}, {@code update} or {@code complete} (only
+ *                        for a sink whose {@link SinkProvider#supportsOutputMode} took it): in {@code complete}
+ *                        each batch holds the whole result, so a table-like sink replaces what it holds
  */
 public record SinkContext(Options options, StructType schema, Path checkpointPath, String queryId,
-                          String queryName, SluiceClock clock, ZoneId sessionTimeZone) {
+                          String queryName, SluiceClock clock, ZoneId sessionTimeZone, String outputMode) {
 
     public SinkContext {
         Objects.requireNonNull(sessionTimeZone, "sessionTimeZone");
+        outputMode = outputMode == null ? "append" : outputMode;
+    }
+
+    /** A context of a query in the {@code append} output mode. */
+    public SinkContext(Options options, StructType schema, Path checkpointPath, String queryId, String queryName,
+                       SluiceClock clock, ZoneId sessionTimeZone) {
+        this(options, schema, checkpointPath, queryId, queryName, clock, sessionTimeZone, "append");
     }
 
     /** A context in the JVM's default time zone (Spark's default session time zone). */

@@ -55,6 +55,17 @@ public interface SinkProvider {
         return Optional.empty();
     }
 
+    /**
+     * Whether the sink takes rows in this output mode of a stateful query: {@code "append"} (always true),
+     * {@code "update"} or {@code "complete"}, where rows of an aggregate group are written again as the group
+     * changes. The default takes append only, as Spark's file sink; sinks that can take updates (memory, console,
+     * foreachBatch...) say so. A refused mode fails the query's start with Spark's message
+     * {@code Data source <name> does not support <Mode> output mode}.
+     */
+    default boolean supportsOutputMode(String mode) {
+        return "append".equals(mode);
+    }
+
     /** Builds the sink for one run of a query. Called once per start, after {@link #validate}. */
     Sink createSink(SinkContext context);
 }

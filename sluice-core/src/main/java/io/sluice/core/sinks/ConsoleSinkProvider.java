@@ -23,6 +23,12 @@ public final class ConsoleSinkProvider implements SinkProvider {
             OptionDef.bool("truncate", true, "cut cells longer than 20 characters"),
             OptionDef.string("timeZone", "how timestamps are shown").withDefaultText("the session time zone"));
 
+    /** Takes every output mode, as Spark's equivalent sink. */
+    @Override
+    public boolean supportsOutputMode(String mode) {
+        return true;
+    }
+
     @Override
     public String shortName() {
         return "console";

@@ -48,10 +48,16 @@ public final class MemorySink implements Sink {
         String queryId = context.queryId();
         Table table = TABLES.compute(name,
                 (k, old) -> old != null && old.queryId != null && old.queryId.equals(queryId) ? old : new Table(queryId));
+        synchronized (table) {
+            table.complete = "complete".equals(context.outputMode());
+        }
         return new MemorySink(name, table);
     }
 
-    /** All committed rows of the named table: batches in id order, each batch's partitions in order. */
+    /**
+     * All committed rows of the named table: batches in id order, each batch's partitions in order; in the
+     * {@code complete} output mode the last batch only (it holds the whole result), as Spark's memory sink.
+     */
     public static List<Row> rows(String name) {
         Table t = TABLES.get(name);
         if (t == null) {
@@ -59,6 +65,9 @@ public final class MemorySink implements Sink {
         }
         synchronized (t) {
             List<Row> out = new ArrayList<>();
+            if (t.complete) {
+                return t.batches.isEmpty() ? List.of() : t.batches.lastEntry().getValue();
+            }
             t.batches.values().forEach(out::addAll);
             return Collections.unmodifiableList(out);
         }
@@ -123,6 +132,7 @@ public final class MemorySink implements Sink {
         // Guarded by this.
         final TreeMap<Long, List<Row>> batches = new TreeMap<>();
         long lastBatchId = -1;
+        boolean complete;
 
         Table(String queryId) {
             this.queryId = queryId;

@@ -8,6 +8,12 @@ import io.sluice.api.sink.SinkProvider;
 /** {@code format("memory")}: see {@link MemorySink}. The table is named by the query's {@code queryName}. */
 public final class MemorySinkProvider implements SinkProvider {
 
+    /** Takes every output mode, as Spark's equivalent sink. */
+    @Override
+    public boolean supportsOutputMode(String mode) {
+        return true;
+    }
+
     @Override
     public String shortName() {
         return "memory";

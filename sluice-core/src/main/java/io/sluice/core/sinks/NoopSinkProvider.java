@@ -8,6 +8,12 @@ import io.sluice.api.sink.SinkProvider;
 /** {@code format("noop")}: see {@link NoopSink}. No options. */
 public final class NoopSinkProvider implements SinkProvider {
 
+    /** Takes every output mode, as Spark's equivalent sink. */
+    @Override
+    public boolean supportsOutputMode(String mode) {
+        return true;
+    }
+
     @Override
     public String shortName() {
         return "noop";
