@@ -70,9 +70,13 @@ class ValidationTest extends EngineTestBase {
     }
 
     @Test
-    void onlyAppendOutputModeIsAccepted() {
-        assertThatThrownBy(() -> scripted().load().writeStream().outputMode("complete"))
-                .hasMessage("Unsupported output mode 'complete': only 'append' is accepted");
+    void outputModesAreSparksAndCompleteNeedsAnAggregation() {
+        assertThatThrownBy(() -> scripted().load().writeStream().outputMode("upsert"))
+                .hasMessage("Unknown output mode upsert. Accepted output modes are 'append', 'complete', 'update'");
+        assertThatThrownBy(() -> recording(scripted().load()).outputMode("complete").start())
+                .isInstanceOf(AnalysisException.class)
+                .hasMessage("Invalid streaming output mode: complete. This output mode is not supported for no "
+                        + "streaming aggregations on streaming DataFrames/DataSets.");
     }
 
     @Test
