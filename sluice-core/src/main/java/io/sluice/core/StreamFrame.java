@@ -672,26 +672,61 @@ public final class StreamFrame {
     }
 
     /**
-     * A SQL query over this frame, which it names {@code source}: {@code SELECT items FROM source [WHERE condition]}
-     * ({@code GROUP BY} is refused until aggregations exist), the same as {@code where(condition)} then
-     * {@code selectExpr(items)}: the Sluice shape of Spark's {@code createOrReplaceTempView("source")} and
+     * A SQL query over this frame, which it names {@code source}: {@code SELECT items FROM source [WHERE condition]
+     * [GROUP BY expressions]}, the same as {@code where(condition)} then {@code selectExpr(items)}, or with GROUP BY
+     * {@code groupBy(keys).agg(aggregates)} where the select list holds the GROUP BY expressions (in that order,
+     * optionally aliased, e.g. {@code window(ts, '10 seconds') AS w}) and aggregates ({@code count(*) AS n}): the Sluice shape of Spark's {@code createOrReplaceTempView("source")} and
      * {@code spark.sql(query)}, for the command line's {@code --sql}. Keywords are case-insensitive.
      *
      * @throws ParseException    when the query does not parse
-     * @throws AnalysisException for another table name than {@code source}, GROUP BY, or anything that does not
-     *                           resolve
+     * @throws AnalysisException for another table name than {@code source}, a GROUP BY select list of another
+     *                           shape, or anything that does not resolve
      */
+    /** The aggregate functions {@link #sql} recognises as a select item of a GROUP BY query. */
+    private static final List<String> AGGREGATES = List.of("count", "sum", "avg", "mean", "min", "max", "first",
+            "last");
+
     public StreamFrame sql(String query) {
         SqlParser.Select select = SqlParser.parseSelect(query);
         if (!select.table().equalsIgnoreCase("source")) {
             throw new AnalysisException("[TABLE_OR_VIEW_NOT_FOUND] The table or view `" + select.table() + "` cannot "
                     + "be found. The query reads the stream as `source`: SELECT ... FROM source", -1);
         }
-        if (!select.groupBy().isEmpty()) {
-            throw new AnalysisException("GROUP BY is not supported yet: Sluice has no streaming aggregations", -1);
-        }
         StreamFrame f = select.where() == null ? this : filterExpr(select.where());
-        return f.project(select.items());
+        if (select.groupBy().isEmpty()) {
+            return f.project(select.items());
+        }
+        // GROUP BY: the aggregate items are the aggregation's; the others must be the grouping expressions, in
+        // GROUP BY order (they give the key columns their names); the output keeps the select list's order.
+        List<Expr> keys = new ArrayList<>();
+        List<Expr> aggs = new ArrayList<>();
+        List<Integer> order = new ArrayList<>();
+        for (Expr item : select.items()) {
+            Expr e = item instanceof Expr.Alias a ? a.child() : item;
+            if (e instanceof Expr.Call c && AGGREGATES.contains(c.name().toLowerCase(Locale.ROOT))) {
+                order.add(-1 - aggs.size());
+                aggs.add(item);
+            } else {
+                order.add(keys.size());
+                keys.add(item);
+            }
+        }
+        if (keys.size() != select.groupBy().size() || aggs.isEmpty()) {
+            throw new AnalysisException("With GROUP BY, Sluice's SQL takes a select list of the GROUP BY expressions "
+                    + "(in GROUP BY order, each optionally aliased) and aggregates (" + String.join(", ",
+                    AGGREGATES) + "): found " + keys.size() + " other item(s) for " + select.groupBy().size()
+                    + " GROUP BY expression(s) and " + aggs.size() + " aggregate(s)", -1);
+        }
+        StreamFrame grouped = f.aggregate(keys, aggs);
+        List<Expr> out = new ArrayList<>();
+        boolean inOrder = true;
+        for (int i = 0; i < order.size(); i++) {
+            int o = order.get(i);
+            int col = o >= 0 ? o : keys.size() + (-1 - o);
+            inOrder &= col == i;
+            out.add(new Expr.InputColumn(col, grouped.schema.field(col).name()));
+        }
+        return inOrder ? grouped : grouped.project(out);
     }
 
     /** True for a frame from {@link Sluice#readStream()}, false for a one-off read from {@link Sluice#read()}. */

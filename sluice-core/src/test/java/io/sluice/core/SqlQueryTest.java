@@ -39,7 +39,11 @@ class SqlQueryTest {
         assertThatThrownBy(() -> bounded().sql("SELECT id FROM orders")).isInstanceOf(AnalysisException.class)
                 .hasMessageStartingWith("[TABLE_OR_VIEW_NOT_FOUND] The table or view `orders` cannot be found.");
         assertThatThrownBy(() -> bounded().sql("SELECT name, count(*) FROM source GROUP BY name"))
-                .isInstanceOf(AnalysisException.class).hasMessageStartingWith("GROUP BY is not supported yet");
+                .isInstanceOf(UnsupportedOperationException.class)
+                .hasMessageStartingWith("groupBy is not supported on a one-off read");
+        assertThatThrownBy(() -> bounded().sql("SELECT id, name, count(*) FROM source GROUP BY name"))
+                .isInstanceOf(AnalysisException.class).hasMessageStartingWith("With GROUP BY, Sluice's SQL takes a "
+                        + "select list of the GROUP BY expressions");
         assertThatThrownBy(() -> bounded().sql("SELECT id source")).isInstanceOf(ParseException.class)
                 .hasMessageContaining("expected ',' or FROM but found end of input");
         assertThatThrownBy(() -> bounded().sql("id FROM source")).isInstanceOf(ParseException.class)

@@ -99,6 +99,21 @@ class UnionStatefulTest {
     }
 
     @Test
+    void aSqlGroupByOverTheUnionIsTheSameAggregation() throws Exception {
+        StreamFrame counted = memory(left).union(memory(right)).withWatermark("ts", "10 seconds")
+                .sql("SELECT count(*) AS n, window(ts, '10 seconds') AS w FROM source WHERE id <> 'skip' "
+                        + "GROUP BY window(ts, '10 seconds')");
+        assertThat(counted.columns()).containsExactly("n", "w");
+        StreamingQuery q = start(counted, "update");
+        left.addData(ev("a", 3), ev("skip", 4));
+        right.addData(evInt("b", 7), evInt("c", 14));
+        q.processAllAvailable();
+        q.stop();
+        List<Row> rows = batches().values().stream().flatMap(List::stream).toList();
+        assertThat(rows).contains(Row.of(2L, win(0, 10).get(0)), Row.of(1L, win(10, 20).get(0)));
+    }
+
+    @Test
     void aUnionOfFramesThatAlreadyHaveAWatermarkIsRefused() {
         assertThatThrownBy(() -> memory(left).withWatermark("ts", "1 second").union(memory(right)))
                 .isInstanceOf(AnalysisException.class)
