@@ -99,7 +99,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--sql", paramLabel = "QUERY",
             description = "A SQL query over the stream, named source: \"SELECT ... FROM source [WHERE ...]\"; "
-                    + "applied after any --transform.")
+                    + "applied after any --transform and --watermark; GROUP BY with window(...) and aggregates.")
     String sql;
 
     @Option(names = "--watermark", paramLabel = "'COLUMN, DELAY'",
@@ -328,8 +328,7 @@ final class RunCommand implements Callable<Integer> {
             }
             StreamFrame frame = Transforms.apply(reader.load(), p.effectiveTransforms());
             if (p.watermark() != null) {
-                throw usage("--watermark '" + p.watermark() + "' is not supported yet: this build has no "
-                        + "withWatermark (event-time watermarks come with the stateful operators)");
+                frame = frame.withWatermark(p.watermark().column(), p.watermark().delay());
             }
             if (p.sql() != null) {
                 frame = frame.sql(p.sql());

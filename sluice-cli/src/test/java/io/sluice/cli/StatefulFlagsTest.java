@@ -40,6 +40,24 @@ class StatefulFlagsTest {
     }
 
     @Test
+    void aWindowedCountWithAWatermarkInUpdateMode() {
+        Cli.Result r = Cli.run(rateArgs("--sink", "memory", "--name", "cli_windowed", "--source-option",
+                "startTimestamp=0", "--watermark", "timestamp, 5 seconds", "--output-mode", "update", "--sql",
+                "SELECT window(timestamp, '10 seconds') AS w, count(*) AS n FROM source "
+                        + "GROUP BY window(timestamp, '10 seconds')"));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(MemorySink.rows("cli_windowed")).containsExactly(io.sluice.api.Row.of(
+                io.sluice.api.Row.of(java.time.Instant.EPOCH, java.time.Instant.ofEpochSecond(10)), 10L));
+        MemorySink.clear("cli_windowed");
+        // append without a watermark is refused with Spark's message, before any batch
+        Cli.Result refused = Cli.run(rateArgs("--sink", "noop", "--sql",
+                "SELECT value % 2 AS odd, count(*) FROM source GROUP BY value % 2"));
+        assertThat(refused.exitCode()).isEqualTo(1);
+        assertThat(refused.err()).contains("Invalid streaming output mode: append. This output mode is not "
+                + "supported for streaming aggregations without watermark on streaming DataFrames/DataSets.");
+    }
+
+    @Test
     void aSqlQueryThatIsNotOverSourceFailsBeforeTheQueryStarts() {
         Cli.Result r = Cli.run(rateArgs("--sink", "noop", "--sql", "SELECT value FROM rates"));
         assertThat(r.exitCode()).isEqualTo(1);
