@@ -58,6 +58,19 @@ class StatefulFlagsTest {
     }
 
     @Test
+    void theRocksDbStoreIsChosenWithConf() {
+        Path chk = tmp.resolve("chk");
+        Cli.Result r = Cli.run(rateArgs("--sink", "noop", "--checkpoint", chk.toString(), "--conf",
+                "spark.sql.streaming.stateStore.providerClass="
+                        + "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",
+                "--output-mode", "complete", "--sql",
+                "SELECT value % 3 AS k, count(*) AS n FROM source GROUP BY value % 3"));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(chk.resolve("state/0/0/1.zip")).exists();
+        assertThat(chk.resolve("state/0/0/SSTs")).isDirectory();
+    }
+
+    @Test
     void aSqlQueryThatIsNotOverSourceFailsBeforeTheQueryStarts() {
         Cli.Result r = Cli.run(rateArgs("--sink", "noop", "--sql", "SELECT value FROM rates"));
         assertThat(r.exitCode()).isEqualTo(1);
