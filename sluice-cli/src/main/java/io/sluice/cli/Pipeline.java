@@ -9,16 +9,27 @@ import java.util.Map;
  * The settings of one pipeline, from a pipeline file, from flags, or both merged ({@link #overriddenBy}). A null
  * field was not given. Option maps keep the order given; keys are case-insensitive, as the engine treats them.
  * {@code conf} is the engine configuration ({@code Sluice.builder().config(..)}), merged the same way.
+ * {@code outputMode} is append, update or complete (checked); {@code sql} a {@code SELECT ... FROM source} applied
+ * after the transforms ({@code StreamFrame.sql}); {@code watermark} a {@link WatermarkSpec}.
  */
 record Pipeline(String name, String sourceFormat, Map<String, String> sourceOptions, String schema,
                 List<Transform> transforms, String sinkFormat, Map<String, String> sinkOptions,
-                String checkpoint, TriggerSpec trigger, String progressFile, Map<String, String> conf) {
+                String checkpoint, TriggerSpec trigger, String progressFile, Map<String, String> conf,
+                String outputMode, String sql, WatermarkSpec watermark) {
 
     Pipeline {
         sourceOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sourceOptions));
         sinkOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sinkOptions));
         conf = Collections.unmodifiableMap(new LinkedHashMap<>(conf));
         transforms = transforms == null ? null : List.copyOf(transforms);
+    }
+
+    /** A pipeline without an output mode, a SQL query or a watermark. */
+    Pipeline(String name, String sourceFormat, Map<String, String> sourceOptions, String schema,
+             List<Transform> transforms, String sinkFormat, Map<String, String> sinkOptions,
+             String checkpoint, TriggerSpec trigger, String progressFile, Map<String, String> conf) {
+        this(name, sourceFormat, sourceOptions, schema, transforms, sinkFormat, sinkOptions, checkpoint, trigger,
+                progressFile, conf, null, null, null);
     }
 
     static Pipeline empty() {
@@ -42,7 +53,10 @@ record Pipeline(String name, String sourceFormat, Map<String, String> sourceOpti
                 pick(flags.checkpoint, checkpoint),
                 pick(flags.trigger, trigger),
                 pick(flags.progressFile, progressFile),
-                merge(conf, flags.conf));
+                merge(conf, flags.conf),
+                pick(flags.outputMode, outputMode),
+                pick(flags.sql, sql),
+                pick(flags.watermark, watermark));
     }
 
     /** The trigger to run with: the one given, or back-to-back batches. */

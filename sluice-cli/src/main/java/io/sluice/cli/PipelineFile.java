@@ -31,6 +31,9 @@ import java.util.Map;
  * trigger: availableNow
  * progressFile: /var/log/orders/progress.jsonl
  * conf: {sluice.options.unknown: error}
+ * outputMode: append
+ * sql: SELECT id, amount FROM source WHERE amount > 10
+ * watermark: "timestamp, 10 seconds"
  * </pre>
  * Every key is checked: an unknown key, a value of the wrong shape or a bad trigger or transform fails with the
  * file, the line and what is accepted. Scalars keep their text as written ({@code 1e3} stays {@code 1e3}). A key
@@ -38,7 +41,7 @@ import java.util.Map;
  */
 final class PipelineFile {
     static final List<String> TOP_KEYS = List.of("name", "source", "transforms", "sink", "checkpoint", "trigger",
-            "progressFile", "conf");
+            "progressFile", "conf", "outputMode", "sql", "watermark");
     static final List<String> SOURCE_KEYS = List.of("format", "options", "schema");
     static final List<String> SINK_KEYS = List.of("format", "options");
 
@@ -126,9 +129,29 @@ final class PipelineFile {
                 throw problem(t.line(), "invalid trigger '" + triggerText + "': " + e.getMessage());
             }
         }
+        Node om = top.get("outputMode");
+        String outputMode = scalar(om, "outputMode");
+        if (outputMode != null) {
+            String m = RunCommand.outputMode(outputMode);
+            if (m == null) {
+                throw problem(om.line(), "invalid outputMode '" + outputMode + "': " + RunCommand.OUTPUT_MODES);
+            }
+            outputMode = m;
+        }
+        Node w = top.get("watermark");
+        String watermarkText = scalar(w, "watermark");
+        WatermarkSpec watermark = null;
+        if (watermarkText != null) {
+            try {
+                watermark = WatermarkSpec.parse(watermarkText);
+            } catch (SpecException e) {
+                throw problem(w.line(), "invalid watermark '" + watermarkText + "': " + e.getMessage());
+            }
+        }
         return new Pipeline(scalar(top.get("name"), "name"), sourceFormat, sourceOptions, schema,
                 transforms(top.get("transforms")), sinkFormat, sinkOptions, scalar(top.get("checkpoint"), "checkpoint"),
-                trigger, scalar(top.get("progressFile"), "progressFile"), options(top.get("conf"), "conf"));
+                trigger, scalar(top.get("progressFile"), "progressFile"), options(top.get("conf"), "conf"),
+                outputMode, scalar(top.get("sql"), "sql"), watermark);
     }
 
     /** Items: {@code "where: cond"} / {@code "select: a, b"} as text, or {@code where: cond} / {@code select: [a, b]}. */

@@ -93,6 +93,20 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--name", paramLabel = "NAME", description = "The query's name.")
     String name;
 
+    @Option(names = "--output-mode", paramLabel = "MODE",
+            description = "The output mode: append (the default), update or complete, as Spark's outputMode.")
+    String outputMode;
+
+    @Option(names = "--sql", paramLabel = "QUERY",
+            description = "A SQL query over the stream, named source: \"SELECT ... FROM source [WHERE ...]\"; "
+                    + "applied after any --transform and --watermark; GROUP BY with window(...) and aggregates.")
+    String sql;
+
+    @Option(names = "--watermark", paramLabel = "'COLUMN, DELAY'",
+            description = "The event-time column and the delay, as Spark's withWatermark, e.g. "
+                    + "'timestamp, 10 seconds'.")
+    String watermark;
+
     @Option(names = "--progress-file", paramLabel = "FILE",
             description = "Append each batch's progress JSON to FILE, one line per batch.")
     String progressFile;
@@ -181,6 +195,24 @@ final class RunCommand implements Callable<Integer> {
                 throw usage("Invalid --schema '" + schema + "': " + ErrorReporter.oneLine(e));
             }
         }
+        String mode = null;
+        if (outputMode != null) {
+            mode = outputMode(outputMode);
+            if (mode == null) {
+                throw usage("Invalid --output-mode '" + outputMode + "': " + OUTPUT_MODES);
+            }
+        }
+        WatermarkSpec wm = null;
+        if (watermark != null) {
+            try {
+                wm = WatermarkSpec.parse(watermark);
+            } catch (SpecException e) {
+                throw usage("Invalid --watermark '" + watermark + "': " + e.getMessage());
+            }
+        }
+        if (sql != null && sql.isBlank()) {
+            throw usage("Invalid --sql: the query is empty; give \"SELECT ... FROM source [WHERE ...]\"");
+        }
         // Path flags: a scheme Sluice cannot write (s3a://...) is refused before anything is created.
         if (checkpoint != null) {
             localPath("--checkpoint", checkpoint);
@@ -192,7 +224,7 @@ final class RunCommand implements Callable<Integer> {
             localPath("--plugins", plugins);
         }
         Pipeline flags = new Pipeline(name, source, srcOpts, schema, steps, sink, sinkOpts, checkpoint, trig,
-                progressFile, confs);
+                progressFile, confs, mode, sql, wm);
         Pipeline fromFile = pipelineFile == null ? Pipeline.empty() : PipelineFile.read(pipelineFile);
         Pipeline merged = fromFile.overriddenBy(flags);
         reporter.redactor(merged.redactor());
@@ -295,9 +327,18 @@ final class RunCommand implements Callable<Integer> {
                 reader.schema(p.schema());
             }
             StreamFrame frame = Transforms.apply(reader.load(), p.effectiveTransforms());
+            if (p.watermark() != null) {
+                frame = frame.withWatermark(p.watermark().column(), p.watermark().delay());
+            }
+            if (p.sql() != null) {
+                frame = frame.sql(p.sql());
+            }
             TriggerSpec trig = p.effectiveTrigger();
             DataStreamWriter writer = frame.writeStream().format(p.sinkFormat()).options(p.sinkOptions())
                     .trigger(trig.trigger());
+            if (p.outputMode() != null) {
+                writer.outputMode(p.outputMode());
+            }
             if (p.name() != null) {
                 writer.queryName(p.name());
             }
@@ -442,5 +483,14 @@ final class RunCommand implements Callable<Integer> {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
+    }
+
+    /** What {@code --output-mode} and a pipeline file's {@code outputMode} accept. */
+    static final String OUTPUT_MODES = "append, update or complete is accepted";
+
+    /** The output mode in lower case, or null when it is none of append, update and complete. */
+    static String outputMode(String value) {
+        String m = value.strip().toLowerCase(java.util.Locale.ROOT);
+        return List.of("append", "update", "complete").contains(m) ? m : null;
     }
 }

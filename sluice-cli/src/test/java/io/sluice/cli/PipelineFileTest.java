@@ -100,7 +100,7 @@ class PipelineFileTest {
     @Test
     void unknownKeysNameTheKeyAndTheAcceptedOnes() {
         assertError("name: a\nsorce: {format: rate}\n", "p.yaml, line 2: unknown key 'sorce'; accepted keys: name, "
-                + "source, transforms, sink, checkpoint, trigger, progressFile, conf");
+                + "source, transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark");
         assertError("source:\n  format: rate\n  option: {a: 1}\n", "p.yaml, line 3: unknown key 'source.option'; "
                 + "accepted keys under source: format, options, schema");
         assertError("sink:\n  format: noop\n  schema: x\n", "p.yaml, line 3: unknown key 'sink.schema'; "
@@ -121,7 +121,7 @@ class PipelineFileTest {
         assertError("transforms: where x\n", "p.yaml, line 1: 'transforms' must be a list, e.g. "
                 + "[\"where: amount > 10\"]");
         assertError("- a\n- b\n", "p.yaml, line 1: the pipeline must be a mapping of keys (name, source, "
-                + "transforms, sink, checkpoint, trigger, progressFile, conf)");
+                + "transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark)");
         assertError("name: a\nname: b\n", "p.yaml, line 2: duplicate key 'name'");
     }
 

@@ -55,7 +55,7 @@ final class BoundedRead {
      */
     static long count(StreamFrame frame) throws Exception {
         BatchWriter counter = new NoopSink().beginBatch(0);
-        run(frame, counter, frame.reads(false));
+        run(frame, counter, false);
         return counter.numOutputRows();
     }
 
@@ -105,39 +105,52 @@ final class BoundedRead {
      * (none when there is nothing to read).
      */
     private static List<Object> run(StreamFrame frame, BatchWriter writer) throws Exception {
-        return run(frame, writer, frame.reads(true));
+        return run(frame, writer, true);
     }
 
-    private static List<Object> run(StreamFrame frame, BatchWriter writer, QueryReads reads) throws Exception {
-        DataStreamReader.SourceSpec source = frame.source();
+    /** Every input of the frame (several for a union) read at once, one task per input partition. */
+    private static List<Object> run(StreamFrame frame, BatchWriter writer, boolean sinkReadsRows) throws Exception {
         Sluice sluice = frame.sluice();
-        Path metadata = Files.createTempDirectory("sluice-read-");
+        List<StreamFrame> inputs = frame.inputs();
+        List<Path> folders = new ArrayList<>();
+        List<MicroBatchStream> streams = new ArrayList<>();
         try {
-            MicroBatchStream stream = reads.createStream(source.provider(), new StreamContext(source.options(),
-                    source.schema(), metadata, sluice.clock(), UUID.randomUUID().toString(), 0, true,
-                    sluice.sessionTimeZone()));
-            try {
+            List<ReadTask> tasks = new ArrayList<>();
+            for (int i = 0; i < inputs.size(); i++) {
+                StreamFrame in = inputs.get(i);
+                DataStreamReader.SourceSpec source = in.source();
+                Path metadata = Files.createTempDirectory("sluice-read-");
+                folders.add(metadata);
+                MicroBatchStream stream = in.reads(sinkReadsRows).createStream(source.provider(),
+                        new StreamContext(source.options(), source.schema(), metadata, sluice.clock(),
+                                UUID.randomUUID().toString(), i, true, sluice.sessionTimeZone()));
+                streams.add(stream);
                 Offset start = stream.initialOffset();
                 Offset end = stream.latestOffset(start, ReadLimit.allAvailable());
                 if (end == null || Offset.same(start, end)) {
-                    writer.commit(List.of());
-                    return List.of();
+                    continue;
                 }
-                RowOperator op = RowOperator.chain(frame.operators());
-                List<ReadTask> tasks = new ArrayList<>();
+                RowOperator op = RowOperator.chain(in.operators());
                 for (InputPartition p : stream.planPartitions(start, end)) {
-                    tasks.add(new ReadTask(0, stream, p, tasks.size(), op));
+                    tasks.add(new ReadTask(i, stream, p, tasks.size(), op));
                 }
-                // Nothing waits for this thread with a bound of its own, so an interrupt gets the whole grace period.
-                long grace = sluice.stopGracePeriodMs();
-                List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers(), grace, grace);
-                writer.commit(results);
-                return results;
-            } finally {
+            }
+            if (tasks.isEmpty()) {
+                writer.commit(List.of());
+                return List.of();
+            }
+            // Nothing waits for this thread with a bound of its own, so an interrupt gets the whole grace period.
+            long grace = sluice.stopGracePeriodMs();
+            List<Object> results = ReadTask.runAll(tasks, writer, sluice.readers(), grace, grace);
+            writer.commit(results);
+            return results;
+        } finally {
+            for (MicroBatchStream stream : streams) {
                 stream.stop();
             }
-        } finally {
-            MicroBatchExecution.deleteRecursively(metadata);
+            for (Path metadata : folders) {
+                MicroBatchExecution.deleteRecursively(metadata);
+            }
         }
     }
 }

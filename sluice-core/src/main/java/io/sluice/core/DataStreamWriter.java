@@ -9,6 +9,7 @@ import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.types.StructType;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -223,9 +224,18 @@ public final class DataStreamWriter {
         StreamFrame.Stateful st = frame.stateful();
         List<RowOperator> ops = frame.operators();
         int at = st.op() != null ? st.at() : ops.size();
-        QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(),
-                RowOperator.chain(ops.subList(0, at)), sink, opts, trigger, checkpoint, minBatchesToRetain,
-                List.of(frame.reads()), st, outputMode, RowOperator.chain(ops.subList(at, ops.size())));
+        // One source per input of a union, each with its own steps (the first input's up to the stateful
+        // operator; the others carry none after it); the stateful operator and the steps after it run once.
+        List<StreamFrame> inputs = frame.inputs();
+        List<RowOperator> perSource = new ArrayList<>();
+        perSource.add(RowOperator.chain(ops.subList(0, at)));
+        for (StreamFrame in : inputs.subList(1, inputs.size())) {
+            perSource.add(RowOperator.chain(in.operators()));
+        }
+        QuerySpec spec = new QuerySpec(name, inputs.stream().map(StreamFrame::source).toList(), frame.schema(),
+                perSource.get(0), sink, opts, trigger, checkpoint, minBatchesToRetain,
+                inputs.stream().map(StreamFrame::reads).toList(), st, outputMode,
+                RowOperator.chain(ops.subList(at, ops.size())), perSource);
         return MicroBatchExecution.start(sluice, spec);
     }
 
@@ -236,19 +246,20 @@ public final class DataStreamWriter {
 
     /**
      * Everything a query needs to run, fixed at start. {@code sources} in order (source i is line i of
-     * {@code offsets/N} and folder {@code sources/<i>}); the public API gives one, a union will give several, each
-     * read through the same {@code operator}. {@code reads}: per source, what the query reads of it (column pruning
-     * and filter pushdown); null or empty when not known, then every column and no filter.
+     * {@code offsets/N} and folder {@code sources/<i>}); a union gives several, each read through its own
+     * steps ({@code sourceOperators}, see {@link #operatorFor}). {@code reads}: per source, what the query reads
+     * of it (column pruning and filter pushdown); null or empty when not known, then every column and no filter.
      */
     record QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
                      RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
                      Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads,
-                     StreamFrame.Stateful stateful, StatefulOp.Mode outputMode, RowOperator postOperator) {
+                     StreamFrame.Stateful stateful, StatefulOp.Mode outputMode, RowOperator postOperator,
+                     List<RowOperator> sourceOperators) {
         QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
                   RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
                   Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
             this(name, sources, outputSchema, operator, sink, sinkOptions, trigger, checkpointLocation,
-                    minBatchesToRetain, reads, StreamFrame.Stateful.NONE, StatefulOp.Mode.APPEND, null);
+                    minBatchesToRetain, reads, StreamFrame.Stateful.NONE, StatefulOp.Mode.APPEND, null, List.of());
         }
 
         QuerySpec {
@@ -262,6 +273,20 @@ public final class DataStreamWriter {
             if (!reads.isEmpty() && reads.size() != sources.size()) {
                 throw new IllegalArgumentException("One QueryReads per source is needed");
             }
+            // Nulls allowed (a source read as it is), so no List.copyOf.
+            sourceOperators = sourceOperators == null ? List.of()
+                    : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(sourceOperators));
+            if (!sourceOperators.isEmpty() && sourceOperators.size() != sources.size()) {
+                throw new IllegalArgumentException("One operator per source is needed");
+            }
+        }
+
+        /**
+         * The steps the rows of source {@code i} go through: a union gives each input its own (its casts, its
+         * transformations before the union, then the shared ones); otherwise {@link #operator()} for every source.
+         */
+        RowOperator operatorFor(int i) {
+            return sourceOperators.isEmpty() ? operator : sourceOperators.get(i);
         }
 
         QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,

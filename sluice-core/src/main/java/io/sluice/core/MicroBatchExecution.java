@@ -491,7 +491,7 @@ final class MicroBatchExecution implements StreamingQuery {
             }
             Offset from = range.start() != null ? range.start() : s.initialOffset();
             for (InputPartition p : s.stream.planPartitions(from, range.end())) {
-                tasks.add(new ReadTask(s.index, s.stream, p, tasks.size(), spec.operator()));
+                tasks.add(new ReadTask(s.index, s.stream, p, tasks.size(), spec.operatorFor(s.index)));
             }
         }
         durations.put("getBatch", millisSince(g0));
@@ -806,9 +806,11 @@ final class MicroBatchExecution implements StreamingQuery {
 
     private Offset[] deserialize(OffsetSeq seq, long batchId) {
         if (seq.offsets().size() != sources.size()) {
-            throw new IllegalStateException("The checkpoint " + checkpoint.path() + " logged " + seq.offsets().size()
-                    + " sources for batch " + batchId + " but this query has " + sources.size()
-                    + ". A checkpoint belongs to one query: use a new checkpointLocation for a changed query.");
+            // Spark's words first (OffsetSeq.toStreamProgress), then where and what to do.
+            throw new IllegalStateException("There are [" + seq.offsets().size() + "] sources in the checkpoint "
+                    + "offsets and now there are [" + sources.size() + "] sources requested by the query. Cannot "
+                    + "continue. (The checkpoint " + checkpoint.path() + ", batch " + batchId + ": a checkpoint "
+                    + "belongs to one query; use a new checkpointLocation for a changed query.)");
         }
         Offset[] out = new Offset[sources.size()];
         for (SourceExecution s : sources) {

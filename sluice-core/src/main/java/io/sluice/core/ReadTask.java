@@ -63,6 +63,7 @@ final class ReadTask {
         long count = 0;
         try (PartitionReader in = stream.createReader(partition)) {
             RowOperator op = operator;
+            boolean fansOut = op != null && op.fansOut();
             while (in.next()) {
                 // One volatile read per row: a cancelled task writes nothing more, even if its reader ignores
                 // interrupts and returns rows long after the batch gave up on it.
@@ -70,6 +71,10 @@ final class ReadTask {
                     throw new InterruptedException("Reading partition " + partitionId + " was cancelled");
                 }
                 Row row = in.get();
+                if (fansOut) {
+                    op.forEach(row, out::write);
+                    continue;
+                }
                 if (op != null && (row = op.apply(row)) == null) {
                     continue; // filtered out
                 }

@@ -38,6 +38,13 @@ public final class StreamFrame {
     private final boolean bounded;
     /** The watermarks and the stateful operator, if any ({@link Stateful#NONE} for a stateless frame). */
     private final Stateful stateful;
+    /**
+     * The other inputs of a {@link #union}, in plan order after this one: single-input frames of this frame's
+     * schema, each carrying its own source and steps. Every later step is added to each of them too, until a
+     * stateful operator (which, with the steps after it, runs once on the rows of every input), so input i is read
+     * through its own steps then the shared ones (the engine's source i).
+     */
+    private final List<StreamFrame> others;
 
     /**
      * A {@code withWatermark} of the frame: its column, its delay, and its slot in the batch's event-time stats.
@@ -59,12 +66,12 @@ public final class StreamFrame {
     }
 
     StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, boolean bounded) {
-        this(sluice, source, source.schema(), List.of(), List.of(), bounded, Stateful.NONE);
+        this(sluice, source, source.schema(), List.of(), List.of(), bounded, Stateful.NONE, List.of());
     }
 
     private StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, StructType schema,
                         List<RowOperator> operators, List<QueryReads.Step> steps, boolean bounded,
-                        Stateful stateful) {
+                        Stateful stateful, List<StreamFrame> others) {
         this.sluice = sluice;
         this.source = source;
         this.schema = schema;
@@ -72,6 +79,7 @@ public final class StreamFrame {
         this.steps = List.copyOf(steps);
         this.bounded = bounded;
         this.stateful = stateful;
+        this.others = List.copyOf(others);
     }
 
     Stateful stateful() {
@@ -94,7 +102,29 @@ public final class StreamFrame {
         if (stateful.op() == null) {
             st.add(step); // after a stateful operator, steps read its output, not the source
         }
-        return new StreamFrame(sluice, source, newSchema, ops, st, bounded, stateful);
+        List<StreamFrame> more = others;
+        if (stateful.op() == null) {
+            more = new ArrayList<>(others.size());
+            for (StreamFrame other : others) {
+                more.add(other.with(operator, newSchema, step));
+            }
+        }
+        return new StreamFrame(sluice, source, newSchema, ops, st, bounded, stateful, more);
+    }
+
+    /**
+     * The frame's inputs in plan order (left first): each a single-input frame with its source and every step
+     * its rows go through before a stateful operator. One for a frame that is no union; the first carries this
+     * frame's stateful part (its operator's position in {@link #operators()}).
+     */
+    List<StreamFrame> inputs() {
+        if (others.isEmpty()) {
+            return List.of(this);
+        }
+        List<StreamFrame> all = new ArrayList<>(others.size() + 1);
+        all.add(new StreamFrame(sluice, source, schema, operators, steps, bounded, stateful, List.of()));
+        all.addAll(others);
+        return all;
     }
 
     List<RowOperator> operators() {
@@ -339,12 +369,18 @@ public final class StreamFrame {
         }
         List<Watermark> marks = new ArrayList<>(stateful.watermarks());
         marks.add(new Watermark(schema.field(column).name(), delayMs, marks.size()));
+        RowOperator recorder = EventTimeStats.recorder(marks.size() - 1, column);
         List<RowOperator> ops = new ArrayList<>(operators);
-        ops.add(EventTimeStats.recorder(marks.size() - 1, column));
+        ops.add(recorder);
         List<QueryReads.Step> st = new ArrayList<>(steps);
         st.add(QueryReads.Step.identity(schema.size()));
+        // After a union, every input's rows feed the watermark (the union's event time is every input's).
+        List<StreamFrame> more = new ArrayList<>(others.size());
+        for (StreamFrame other : others) {
+            more.add(other.with(recorder, schema, QueryReads.Step.identity(schema.size())));
+        }
         return new StreamFrame(sluice, source, schema, ops, st, bounded,
-                new Stateful(marks, null, -1, -1));
+                new Stateful(marks, null, -1, -1), more);
     }
 
     private int indexOf(String name) {
@@ -447,7 +483,250 @@ public final class StreamFrame {
 
     private StreamFrame withStateful(StatefulOp op) {
         return new StreamFrame(sluice, source, op.outputSchema(), operators, steps, bounded,
-                new Stateful(stateful.watermarks(), op, operators.size(), schema.size()));
+                new Stateful(stateful.watermarks(), op, operators.size(), schema.size()), others);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+    // Unions and joins
+
+    /**
+     * The rows of this frame and of the others, as Spark's {@code union} (SQL's UNION ALL: duplicates are kept):
+     * columns are matched by position and named as this frame's; each column's type is the type all inputs
+     * widen to (INT with BIGINT gives BIGINT, a number with a string gives STRING, as Spark's
+     * {@code WidenSetOperationTypes}), inputs of another type being cast to it. A query of a union of streams reads
+     * each input as a source of its own, numbered in plan order from 0 (this frame's inputs first): folder
+     * {@code sources/<i>/} and line i of {@code offsets/N} in the checkpoint, each with its own read limit.
+     *
+     * @throws AnalysisException when the inputs differ in column count or in a column's type beyond widening, or
+     *                           when streams are mixed with frames from {@link Sluice#read()}
+     */
+    public StreamFrame union(StreamFrame... others) {
+        StreamFrame out = this;
+        for (StreamFrame o : others) {
+            out = out.unionWith(Objects.requireNonNull(o, "other"));
+        }
+        return out;
+    }
+
+    /**
+     * As {@link #union}, but matching the other frames' columns to this one's by name (case-insensitive), as
+     * Spark's {@code unionByName}; the columns of each must be the same set.
+     *
+     * @throws AnalysisException when a column of this frame is missing from another, or the counts differ
+     */
+    public StreamFrame unionByName(StreamFrame... others) {
+        StreamFrame out = this;
+        for (StreamFrame o : others) {
+            Objects.requireNonNull(o, "other");
+            if (o.schema.size() != schema.size()) {
+                throw columnCountMismatch("UNION", schema.size(), o.schema.size(), 2);
+            }
+            List<String> names = new ArrayList<>();
+            for (StructField f : schema.fields()) {
+                if (o.schema.indexOf(f.name()) < 0) {
+                    throw new AnalysisException("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or "
+                            + "function parameter with name `" + f.name() + "` cannot be resolved. Did you mean one "
+                            + "of the following? [" + String.join(", ", o.schema.fieldNames().stream()
+                            .map(n -> "`" + n + "`").toList()) + "].", -1);
+                }
+                names.add(f.name());
+            }
+            out = out.unionWith(o.select(names.toArray(new String[0])));
+        }
+        return out;
+    }
+
+    private StreamFrame unionWith(StreamFrame other) {
+        if (!stateful.equals(Stateful.NONE) || !other.stateful.equals(Stateful.NONE)) {
+            throw new AnalysisException("union of a frame with withWatermark or a stateful operator is not supported "
+                    + "by Sluice yet: union the streams first, then apply withWatermark, groupBy or dropDuplicates "
+                    + "to the union", -1);
+        }
+        if (bounded != other.bounded) {
+            throw new AnalysisException("Union between streaming and batch DataFrames/Datasets is not supported", -1);
+        }
+        if (schema.size() != other.schema.size()) {
+            throw columnCountMismatch("UNION", schema.size(), other.schema.size(), 1 + others.size() + 1);
+        }
+        List<StructField> fields = new ArrayList<>();
+        for (int i = 0; i < schema.size(); i++) {
+            StructField a = schema.field(i);
+            StructField b = other.schema.field(i);
+            io.sluice.api.types.DataType t = Compiler.widerType(a.dataType(), b.dataType());
+            if (t == null) {
+                throw new AnalysisException("[INCOMPATIBLE_COLUMN_TYPE] UNION can only be performed on tables with "
+                        + "compatible column types. The " + ordinal(i + 1) + " column of the "
+                        + ordinal(2 + others.size() + other.others.size()) + " table is \""
+                        + b.dataType().sql() + "\" type which is not compatible with \"" + a.dataType().sql()
+                        + "\" at the same column of the first table.", -1);
+            }
+            fields.add(new StructField(a.name(), t, a.nullable() || b.nullable()));
+        }
+        StructType union = new StructType(fields);
+        List<StreamFrame> all = new ArrayList<>();
+        for (StreamFrame in : inputs()) {
+            all.add(in.conformTo(union));
+        }
+        for (StreamFrame in : other.inputs()) {
+            all.add(in.conformTo(union));
+        }
+        StreamFrame first = all.get(0);
+        return new StreamFrame(sluice, first.source, union, first.operators, first.steps, bounded, Stateful.NONE,
+                all.subList(1, all.size()));
+    }
+
+    /** This single-input frame cast (where its types differ) and renamed to the union's schema. */
+    private StreamFrame conformTo(StructType union) {
+        if (schema.equals(union)) {
+            return this;
+        }
+        StreamFrame f = this;
+        boolean cast = false;
+        List<Expr> items = new ArrayList<>();
+        for (int i = 0; i < schema.size(); i++) {
+            Expr in = new Expr.InputColumn(i, schema.field(i).name());
+            if (!schema.field(i).dataType().equals(union.field(i).dataType())) {
+                in = new Expr.Cast(in, union.field(i).dataType(), null);
+                cast = true;
+            }
+            items.add(new Expr.Alias(in, union.field(i).name(), null));
+        }
+        if (cast) {
+            f = f.project(items);
+        }
+        return f.with(row -> row.attach(union), union, QueryReads.Step.identity(union.size()));
+    }
+
+    private static AnalysisException columnCountMismatch(String op, int first, int other, int index) {
+        return new AnalysisException("[NUM_COLUMNS_MISMATCH] " + op + " can only be performed on inputs with the "
+                + "same number of columns, but the first input has " + first + " columns and the " + ordinal(index)
+                + " input has " + other + " columns.", -1);
+    }
+
+    private static String ordinal(int n) {
+        return switch (n) {
+            case 1 -> "first";
+            case 2 -> "second";
+            case 3 -> "third";
+            default -> n + "th";
+        };
+    }
+
+    /** An inner join on one USING column: {@code join(right, List.of(usingColumn), "inner")}. */
+    public StreamFrame join(StreamFrame right, String usingColumn) {
+        return join(right, List.of(usingColumn), "inner");
+    }
+
+    /** An inner join on USING columns: {@code join(right, usingColumns, "inner")}. */
+    public StreamFrame join(StreamFrame right, List<String> usingColumns) {
+        return join(right, usingColumns, "inner");
+    }
+
+    /**
+     * A stream-static equi-join on USING columns, as Spark's {@code join(right, usingColumns, joinType)}: one side
+     * from {@link Sluice#readStream()}, the other from {@link Sluice#read()}. Allowed as in Spark: {@code inner}
+     * either way round, {@code left_outer}, {@code left_semi} and {@code left_anti} with the stream on the left,
+     * {@code right_outer} with the stream on the right; the other combinations are refused with Spark's message.
+     * Output columns as Spark's: the join columns once, then the left side's other columns, then the right's. A
+     * key holding a null never matches; a key the static side holds n times gives n rows.
+     *
+     * <p><b>Beyond</b> Spark's behaviour: the static side is read once, here, into a hash table on the join keys,
+     * and read again only by {@link #reloadStaticSides()} (Spark re-reads it every batch, though a file read keeps
+     * the file list it had when it was created).
+     *
+     * @throws AnalysisException for a refused combination, an unknown column, keys that cannot be compared, or two
+     *                           streams (stream-stream joins are not supported)
+     * @throws IllegalArgumentException for an unknown join type (Spark's list of join types in the message)
+     */
+    public StreamFrame join(StreamFrame right, List<String> usingColumns, String joinType) {
+        Objects.requireNonNull(right, "right");
+        StaticJoin join = StaticJoin.of(this, right, List.copyOf(usingColumns),
+                StaticJoin.normalize(Objects.requireNonNull(joinType, "joinType")));
+        StreamFrame stream = isStreaming() ? this : right;
+        if (stream.stateful.op() != null) {
+            throw new AnalysisException("A join after " + stream.stateful.op().operatorName() + " is not supported "
+                    + "by Sluice yet: join before the stateful operator", -1);
+        }
+        return stream.with(join, join.schema(), new QueryReads.Step.Opaque(stream.schema.size()));
+    }
+
+    /**
+     * Reads the static side of every stream-static join of this frame again, now, on the calling thread, and
+     * swaps each new hash table in: rows read after that (by any query of this frame) are joined with the new
+     * one. Call it between batches (from {@link StreamingQueryListener#onQueryProgress}, say) for every batch to
+     * see one table.
+     *
+     * @return the number of joins whose static side was read
+     */
+    public int reloadStaticSides() {
+        // A join after a union is one step shared by every input: read each once.
+        java.util.Set<StaticJoin> joins = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (StreamFrame in : inputs()) {
+            for (RowOperator op : in.operators) {
+                if (op instanceof StaticJoin j && joins.add(j)) {
+                    j.reload();
+                }
+            }
+        }
+        return joins.size();
+    }
+
+    /**
+     * A SQL query over this frame, which it names {@code source}: {@code SELECT items FROM source [WHERE condition]
+     * [GROUP BY expressions]}, the same as {@code where(condition)} then {@code selectExpr(items)}, or with GROUP BY
+     * {@code groupBy(keys).agg(aggregates)} where the select list holds the GROUP BY expressions (in that order,
+     * optionally aliased, e.g. {@code window(ts, '10 seconds') AS w}) and aggregates ({@code count(*) AS n}): the Sluice shape of Spark's {@code createOrReplaceTempView("source")} and
+     * {@code spark.sql(query)}, for the command line's {@code --sql}. Keywords are case-insensitive.
+     *
+     * @throws ParseException    when the query does not parse
+     * @throws AnalysisException for another table name than {@code source}, a GROUP BY select list of another
+     *                           shape, or anything that does not resolve
+     */
+    /** The aggregate functions {@link #sql} recognises as a select item of a GROUP BY query. */
+    private static final List<String> AGGREGATES = List.of("count", "sum", "avg", "mean", "min", "max", "first",
+            "last");
+
+    public StreamFrame sql(String query) {
+        SqlParser.Select select = SqlParser.parseSelect(query);
+        if (!select.table().equalsIgnoreCase("source")) {
+            throw new AnalysisException("[TABLE_OR_VIEW_NOT_FOUND] The table or view `" + select.table() + "` cannot "
+                    + "be found. The query reads the stream as `source`: SELECT ... FROM source", -1);
+        }
+        StreamFrame f = select.where() == null ? this : filterExpr(select.where());
+        if (select.groupBy().isEmpty()) {
+            return f.project(select.items());
+        }
+        // GROUP BY: the aggregate items are the aggregation's; the others must be the grouping expressions, in
+        // GROUP BY order (they give the key columns their names); the output keeps the select list's order.
+        List<Expr> keys = new ArrayList<>();
+        List<Expr> aggs = new ArrayList<>();
+        List<Integer> order = new ArrayList<>();
+        for (Expr item : select.items()) {
+            Expr e = item instanceof Expr.Alias a ? a.child() : item;
+            if (e instanceof Expr.Call c && AGGREGATES.contains(c.name().toLowerCase(Locale.ROOT))) {
+                order.add(-1 - aggs.size());
+                aggs.add(item);
+            } else {
+                order.add(keys.size());
+                keys.add(item);
+            }
+        }
+        if (keys.size() != select.groupBy().size() || aggs.isEmpty()) {
+            throw new AnalysisException("With GROUP BY, Sluice's SQL takes a select list of the GROUP BY expressions "
+                    + "(in GROUP BY order, each optionally aliased) and aggregates (" + String.join(", ",
+                    AGGREGATES) + "): found " + keys.size() + " other item(s) for " + select.groupBy().size()
+                    + " GROUP BY expression(s) and " + aggs.size() + " aggregate(s)", -1);
+        }
+        StreamFrame grouped = f.aggregate(keys, aggs);
+        List<Expr> out = new ArrayList<>();
+        boolean inOrder = true;
+        for (int i = 0; i < order.size(); i++) {
+            int o = order.get(i);
+            int col = o >= 0 ? o : keys.size() + (-1 - o);
+            inOrder &= col == i;
+            out.add(new Expr.InputColumn(col, grouped.schema.field(col).name()));
+        }
+        return inOrder ? grouped : grouped.project(out);
     }
 
     /** True for a frame from {@link Sluice#readStream()}, false for a one-off read from {@link Sluice#read()}. */

@@ -146,8 +146,9 @@ class RecoveryTest extends EngineTestBase {
         Files.writeString(checkpoint.resolve("offsets/1"),
                 "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1,\"conf\":{}}\n1\n1");
         assertThatThrownBy(() -> recording(scripted().load()).start()).isInstanceOf(IllegalStateException.class)
-                .hasMessage("The checkpoint " + checkpoint + " logged 2 sources for batch 1 but this query has 1. "
-                        + "A checkpoint belongs to one query: use a new checkpointLocation for a changed query.");
+                .hasMessage("There are [2] sources in the checkpoint offsets and now there are [1] sources "
+                        + "requested by the query. Cannot continue. (The checkpoint " + checkpoint + ", batch 1: a "
+                        + "checkpoint belongs to one query; use a new checkpointLocation for a changed query.)");
         assertThat(sluice.activeQueries()).isEmpty();
     }
 }

@@ -41,6 +41,7 @@ class ModuleBoundariesTest {
         m.put("sluice-files", Module.of(io.sluice.files.format.FileFormats.class, "io.sluice.files"));
         m.put("sluice-parquet", Module.of(io.sluice.parquet.ParquetFileFormat.class, "io.sluice.parquet"));
         m.put("sluice-avro", Module.of(io.sluice.avro.AvroFileFormat.class, "io.sluice.avro"));
+        m.put("sluice-rocksdb", Module.of(io.sluice.rocksdb.RocksDbStateStoreProvider.class, "io.sluice.rocksdb"));
         m.put("sluice-kafka", Module.of(io.sluice.kafka.KafkaSourceProvider.class, "io.sluice.kafka"));
         m.put("sluice-kafka-broker", Module.of(io.sluice.kafka.broker.LocalKafkaBroker.class,
                 "io.sluice.kafka.broker"));

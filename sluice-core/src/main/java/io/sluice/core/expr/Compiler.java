@@ -7,6 +7,7 @@ import io.sluice.api.source.ColumnFilter;
 import io.sluice.api.types.AtomicType;
 import io.sluice.api.types.DecimalType;
 import io.sluice.api.types.StructField;
+import io.sluice.api.types.DataType;
 import io.sluice.api.types.StructType;
 import io.sluice.core.AnalysisException;
 
@@ -196,6 +197,22 @@ public final class Compiler {
             return f != 0.0f;
         }
         return true;
+    }
+
+    /**
+     * The type two columns are brought to when a union stacks them, as Spark's {@code findWiderTypeForTwo}
+     * ({@code WidenSetOperationTypes}); null when there is none.
+     */
+    public static DataType widerType(DataType a, DataType b) {
+        return Types.wider(a, b);
+    }
+
+    /**
+     * The type both sides of an equality are cast to, as Spark's {@code findCommonTypeForBinaryComparison}
+     * (a join key of INT against one of BIGINT compares as BIGINT); null when they cannot be compared.
+     */
+    public static DataType comparisonType(DataType a, DataType b) {
+        return Types.comparison(a, b);
     }
 
     /** True when {@code name} (any case) is a built-in SQL function, which no contributed function may replace. */

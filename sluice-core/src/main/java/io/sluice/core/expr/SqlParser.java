@@ -79,6 +79,58 @@ public final class SqlParser {
     }
 
     /**
+     * A SELECT statement over one table: {@code SELECT items FROM table [WHERE condition] [GROUP BY expressions]}.
+     *
+     * @param items   the select list (as {@link #parseNamedExpression} gives each)
+     * @param table   the name after FROM, as written
+     * @param where   the condition, or null
+     * @param groupBy the grouping expressions; empty without GROUP BY
+     */
+    public record Select(List<Expr> items, String table, Expr where, List<Expr> groupBy) {
+    }
+
+    /** Parses a {@link Select}; keywords are case-insensitive. */
+    public static Select parseSelect(String sql) {
+        Objects.requireNonNull(sql, "sql");
+        SqlParser p = new SqlParser(sql);
+        if (!p.peek().isKeyword("SELECT")) {
+            throw p.expected(p.peek(), "SELECT");
+        }
+        p.pos++;
+        List<Expr> items = new java.util.ArrayList<>();
+        do {
+            items.add(p.namedExpression());
+        } while (p.accept(","));
+        if (!p.peek().isKeyword("FROM")) {
+            throw p.expected(p.peek(), "',' or FROM");
+        }
+        p.pos++;
+        Token table = p.peek();
+        if (table.kind() != Kind.WORD && table.kind() != Kind.QUOTED) {
+            throw p.expected(table, "a table name after FROM");
+        }
+        p.pos++;
+        Expr where = null;
+        if (p.peek().isKeyword("WHERE")) {
+            p.pos++;
+            where = p.expression();
+        }
+        List<Expr> groupBy = new java.util.ArrayList<>();
+        if (p.peek().isKeyword("GROUP")) {
+            p.pos++;
+            if (!p.peek().isKeyword("BY")) {
+                throw p.expected(p.peek(), "BY after GROUP");
+            }
+            p.pos++;
+            do {
+                groupBy.add(p.expression());
+            } while (p.accept(","));
+        }
+        p.expectEnd(groupBy.isEmpty() ? "WHERE, GROUP BY or end of input" : "',' or end of input");
+        return new Select(items, nameOf(table), where, groupBy);
+    }
+
+    /**
      * A column name as {@code col(String)} and {@code select(String...)} take it: {@code a}, {@code a.b},
      * {@code `a.b`}, {@code *} or {@code a.*}. A name that is not of that form is taken whole, as one column
      * name, as Spark does for names it cannot split.
