@@ -24,6 +24,8 @@ import java.util.Optional;
 /**
  * {@link Storage} on the local disk, through {@link DurableFiles}. URIs are plain paths or {@code file:} URIs
  * ({@link LocalPaths}); listed objects' URIs are the prefix as the caller wrote it followed by the relative path.
+ * Writers' temp files ({@code .<name>.<uuid>.tmp}, see {@link DurableFiles}) are never listed: on an object store
+ * an object is not visible before it is whole either.
  */
 final class LocalStorage implements Storage {
     static final LocalStorage INSTANCE = new LocalStorage();
@@ -91,7 +93,7 @@ final class LocalStorage implements Storage {
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path child : ds) {
                 String name = child.getFileName().toString();
-                if (!name.startsWith(namePrefix)) {
+                if (!name.startsWith(namePrefix) || isTemp(name)) {
                     continue;
                 }
                 if (Files.isDirectory(child)) {
@@ -103,6 +105,11 @@ final class LocalStorage implements Storage {
         } catch (NoSuchFileException | NotDirectoryException e) {
             // Nothing there, or removed while listing: lists nothing.
         }
+    }
+
+    /** A {@link DurableFiles} temp file, {@code .<name>.<uuid>.tmp}: not an object until it is put in place. */
+    private static boolean isTemp(String name) {
+        return name.startsWith(".") && name.endsWith(".tmp");
     }
 
     @Override
