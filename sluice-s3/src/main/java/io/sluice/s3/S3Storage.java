@@ -154,7 +154,7 @@ final class S3Storage implements Storage {
         Bucket b = bucket(u.bucket());
         try {
             HeadObjectResponse r = b.client().headObject(h -> h.bucket(u.bucket()).key(u.key()));
-            return Optional.of(new StoredObject(uri, r.contentLength(), r.lastModified().toEpochMilli(), r.eTag()));
+            return Optional.of(new StoredObject(uri, r.contentLength(), seconds(r.lastModified()), r.eTag()));
         } catch (S3Exception e) {
             if (e.statusCode() == 404) {
                 if (isNoSuchBucket(e, b, u)) {
@@ -166,6 +166,14 @@ final class S3Storage implements Storage {
         } catch (SdkClientException e) {
             throw translate(e, b, uri, "read the status of");
         }
+    }
+
+    /**
+     * Whole seconds: HEAD's Last-Modified header has no milliseconds while some servers' listings do, and the file
+     * source compares a file's time at listing with its time when cleaning it.
+     */
+    private static long seconds(java.time.Instant t) {
+        return t.getEpochSecond() * 1000;
     }
 
     /** HEAD answers 404 without a body for a missing bucket too: tell the two apart by one more request. */
@@ -209,7 +217,7 @@ final class S3Storage implements Storage {
                 if (o.key().endsWith("/")) {
                     continue; // a directory marker: not an object here
                 }
-                StoredObject so = new StoredObject(u.withKey(o.key()), o.size(), o.lastModified().toEpochMilli(),
+                StoredObject so = new StoredObject(u.withKey(o.key()), o.size(), seconds(o.lastModified()),
                         o.eTag());
                 if (!visitor.visit(so)) {
                     return;
