@@ -5,6 +5,7 @@ import io.sluice.api.OptionDef;
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.io.LocalPaths;
+import io.sluice.api.io.Storages;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.types.StructType;
 
@@ -170,9 +171,17 @@ public final class DataStreamWriter {
             throw new InvalidOptionException("minBatchesToRetain", String.valueOf(minBatchesToRetain),
                     "a positive whole number is accepted");
         }
-        Path checkpoint = opts.get("checkpointLocation")
-                .map(v -> LocalPaths.of("checkpointLocation", v)).orElse(null);
-        if (checkpoint == null && !sink.allowsTemporaryCheckpoint()) {
+        String location = opts.get("checkpointLocation").orElse(null);
+        Path checkpoint = null;
+        String storedCheckpoint = null;
+        if (location != null && Storages.isLocal(location)) {
+            checkpoint = LocalPaths.of("checkpointLocation", location);
+        } else if (location != null) {
+            // An object store: refused here, before anything starts, when no module on the class path serves it.
+            Storages.check("checkpointLocation", location, sluice.classLoader());
+            storedCheckpoint = location;
+        }
+        if (location == null && !sink.allowsTemporaryCheckpoint()) {
             throw new InvalidOptionException("checkpointLocation", null,
                     "checkpointLocation must be specified with option(\"checkpointLocation\", \"<dir>\") for the '"
                             + sink.shortName() + "' sink, so the query can recover after a restart", true);
@@ -181,7 +190,7 @@ public final class DataStreamWriter {
         String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
         QuerySpec spec = new QuerySpec(name, List.of(frame.source()), frame.schema(),
                 RowOperator.chain(frame.operators()), sink, opts, trigger, checkpoint, minBatchesToRetain,
-                List.of(frame.reads()));
+                List.of(frame.reads()), storedCheckpoint);
         return MicroBatchExecution.start(sluice, spec);
     }
 
@@ -198,7 +207,15 @@ public final class DataStreamWriter {
      */
     record QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
                      RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
-                     Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
+                     Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads,
+                     String storedCheckpoint) {
+        QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
+                  RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
+                  Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
+            this(name, sources, outputSchema, operator, sink, sinkOptions, trigger, checkpointLocation,
+                    minBatchesToRetain, reads, null);
+        }
+
         QuerySpec {
             sources = List.copyOf(sources);
             if (sources.isEmpty()) {

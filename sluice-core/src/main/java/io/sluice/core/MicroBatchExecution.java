@@ -10,6 +10,9 @@ import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.StreamContext;
 import io.sluice.core.checkpoint.Checkpoint;
+import io.sluice.api.io.Storage;
+import io.sluice.api.io.Storages;
+import io.sluice.api.InvalidOptionException;
 import io.sluice.core.checkpoint.CommitMetadata;
 import io.sluice.core.checkpoint.OffsetSeq;
 import io.sluice.core.checkpoint.RecoveryPlan;
@@ -57,6 +60,8 @@ final class MicroBatchExecution implements StreamingQuery {
     private final DataStreamWriter.QuerySpec spec;
     private final SluiceClock clock;
     private final Checkpoint checkpoint;
+    /** The object store the checkpoint is on, closed when the query stops; null for a local checkpoint. */
+    private final Storage checkpointStorage;
     private final boolean temporaryCheckpoint;
     private final UUID id;
     private final UUID runId = UUID.randomUUID();
@@ -91,7 +96,8 @@ final class MicroBatchExecution implements StreamingQuery {
 
     private MicroBatchExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Checkpoint checkpoint,
                                 boolean temporaryCheckpoint, RecoveryPlan recovery, List<SourceExecution> sources,
-                                Sink sink) {
+                                Sink sink, Storage checkpointStorage) {
+        this.checkpointStorage = checkpointStorage;
         this.recovery = recovery;
         this.sluice = sluice;
         this.spec = spec;
@@ -140,7 +146,8 @@ final class MicroBatchExecution implements StreamingQuery {
         // Refuse a duplicate name before anything is built: building a sink may touch shared state (a memory table).
         sluice.checkNameAvailable(spec.name());
         checkNotReadingItsOwnOutput(spec);
-        boolean temporary = spec.checkpointLocation() == null;
+        boolean stored = spec.storedCheckpoint() != null;
+        boolean temporary = spec.checkpointLocation() == null && !stored;
         Path location = spec.checkpointLocation();
         if (temporary) {
             try {
@@ -152,16 +159,34 @@ final class MicroBatchExecution implements StreamingQuery {
                     + "restart, and the folder is deleted when it stops", location);
         }
         // What this start() creates, deleted again if it fails: the temporary folder, or the outermost folder of
-        // checkpointLocation that did not exist yet (never one that existed, nor anything beside it).
-        Path created = temporary ? location : firstMissing(location);
+        // checkpointLocation that did not exist yet (never one that existed, nor anything beside it). Nothing on an
+        // object store, where the objects written are the checkpoint's own and harmless.
+        Path created = stored ? null : temporary ? location : firstMissing(location);
         Checkpoint checkpoint;
+        Storage storage = null;
         try {
-            checkpoint = Checkpoint.open(location);
+            if (stored) {
+                // The storage conf: the engine's entries, then the sink's options (as Spark's Hadoop conf).
+                storage = Storages.of(spec.storedCheckpoint(), Storages.conf(sluice.config(),
+                        spec.sinkOptions().asMap()), sluice.classLoader());
+                checkSourcesKeepStateOnStorage(spec);
+                checkpoint = Checkpoint.open(storage, spec.storedCheckpoint(), sluice.clock());
+            } else {
+                checkpoint = Checkpoint.open(location);
+            }
         } catch (CheckpointLockedException e) {
             // Held by another query, which created the folder or found it: never ours to delete.
+            closeQuietly(storage);
             throw e;
+        } catch (IOException e) {
+            closeQuietly(storage);
+            throw new UncheckedIOException("Cannot open checkpoint location " + spec.storedCheckpoint() + ": "
+                    + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
-            deleteCreated(created);
+            closeQuietly(storage);
+            if (created != null) {
+                deleteCreated(created);
+            }
             throw e;
         }
         List<SourceExecution> sources = new ArrayList<>();
@@ -171,16 +196,20 @@ final class MicroBatchExecution implements StreamingQuery {
             RecoveryPlan recovery = checkpoint.recover();
             for (int i = 0; i < spec.sources().size(); i++) {
                 DataStreamReader.SourceSpec source = spec.sources().get(i);
-                Path folder = checkpoint.sourceDir(i);
-                MicroBatchStream stream = spec.createStream(i, new StreamContext(source.options(),
-                        source.schema(), folder, sluice.clock(), checkpoint.queryId(), i, false,
-                        sluice.sessionTimeZone()));
+                Path folder = stored ? null : checkpoint.sourceDir(i);
+                MicroBatchStream stream = spec.createStream(i, stored
+                        ? new StreamContext(source.options(), source.schema(), null, sluice.clock(),
+                        checkpoint.queryId(), i, false, sluice.sessionTimeZone(), checkpoint.sourceLocation(i),
+                        storage)
+                        : new StreamContext(source.options(), source.schema(), folder, sluice.clock(),
+                        checkpoint.queryId(), i, false, sluice.sessionTimeZone()));
                 sources.add(new SourceExecution(i, source, stream, folder));
             }
-            sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), spec.outputSchema(), checkpoint.path(),
-                    checkpoint.queryId(), spec.name(), sluice.clock(), sluice.sessionTimeZone()));
+            sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), spec.outputSchema(),
+                    stored ? null : checkpoint.path(), checkpoint.queryId(), spec.name(), sluice.clock(),
+                    sluice.sessionTimeZone(), checkpoint.location(), Storages.conf(sluice.config(), Map.of())));
             MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery,
-                    List.copyOf(sources), sink);
+                    List.copyOf(sources), sink, storage);
             sluice.register(q);
             String now = ProgressTime.format(sluice.clock().millis());
             sluice.bus().postNow(l -> l.onQueryStarted(
@@ -191,7 +220,10 @@ final class MicroBatchExecution implements StreamingQuery {
             sources.forEach(SourceExecution::stopQuietly);
             closeQuietly(sink);
             checkpoint.close();
-            deleteCreated(created);
+            closeQuietly(storage);
+            if (created != null) {
+                deleteCreated(created);
+            }
             throw e;
         }
     }
@@ -269,6 +301,7 @@ final class MicroBatchExecution implements StreamingQuery {
             sources.forEach(SourceExecution::stopQuietly);
             closeQuietly(sink);
             checkpoint.close();
+            closeQuietly(checkpointStorage);
             if (temporaryCheckpoint && failure == null) {
                 deleteRecursively(checkpoint.path());
             }
@@ -403,7 +436,7 @@ final class MicroBatchExecution implements StreamingQuery {
         if (!checkpoint.offsetLog().add(batch.id, new OffsetSeq(0, batch.plannedAtMs, Map.of(), batch.logged))) {
             throw new IllegalStateException("Concurrent update to the log: " + checkpoint.offsetLog()
                     .fileFor(batch.id) + " already exists. Multiple streaming queries may be writing to "
-                    + "the checkpoint " + checkpoint.path());
+                    + "the checkpoint " + checkpoint.location());
         }
         checkpoint.purge(batch.id, spec.minBatchesToRetain());
         durations.put("walCommit", millisSince(w0));
@@ -456,7 +489,7 @@ final class MicroBatchExecution implements StreamingQuery {
         if (!checkpoint.commitLog().add(batch.id, new CommitMetadata(0))) {
             throw new IllegalStateException("Concurrent update to the log: " + checkpoint.commitLog().fileFor(batch.id)
                     + " already exists. Multiple streaming queries may be writing to the checkpoint "
-                    + checkpoint.path());
+                    + checkpoint.location());
         }
         durations.put("commitOffsets", millisSince(c0));
         for (SourceExecution s : sources) {
@@ -572,7 +605,8 @@ final class MicroBatchExecution implements StreamingQuery {
 
     @Override
     public Optional<Path> checkpointLocation() {
-        return Optional.of(checkpoint.path());
+        // A checkpoint on an object store has no local path (its URI is in the query's messages).
+        return checkpoint.storage().isPresent() ? Optional.empty() : Optional.of(checkpoint.path());
     }
 
     @Override
@@ -689,7 +723,7 @@ final class MicroBatchExecution implements StreamingQuery {
 
     private Offset[] deserialize(OffsetSeq seq, long batchId) {
         if (seq.offsets().size() != sources.size()) {
-            throw new IllegalStateException("The checkpoint " + checkpoint.path() + " logged " + seq.offsets().size()
+            throw new IllegalStateException("The checkpoint " + checkpoint.location() + " logged " + seq.offsets().size()
                     + " sources for batch " + batchId + " but this query has " + sources.size()
                     + ". A checkpoint belongs to one query: use a new checkpointLocation for a changed query.");
         }
@@ -741,6 +775,33 @@ final class MicroBatchExecution implements StreamingQuery {
 
     private static String json(Offset o) {
         return o == null ? null : o.json();
+    }
+
+    private static void closeQuietly(Storage s) {
+        if (s == null) {
+            return;
+        }
+        try {
+            s.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Error closing the checkpoint's storage", e);
+        }
+    }
+
+    /**
+     * A checkpoint on an object store gives sources no local folder: each source must say it keeps its state
+     * through the storage, or the query is refused before anything is written.
+     */
+    private static void checkSourcesKeepStateOnStorage(DataStreamWriter.QuerySpec spec) {
+        for (int i = 0; i < spec.sources().size(); i++) {
+            io.sluice.api.source.SourceProvider p = spec.sources().get(i).provider();
+            if (!p.supportsMetadataOnStorage()) {
+                throw new InvalidOptionException("checkpointLocation", spec.storedCheckpoint(), "the source '"
+                        + p.shortName() + "' (source " + i + ") keeps its checkpoint state in a local folder only, "
+                        + "and this checkpoint is on an object store; give a local checkpointLocation for a query "
+                        + "reading it");
+            }
+        }
     }
 
     private static void closeQuietly(Sink s) {

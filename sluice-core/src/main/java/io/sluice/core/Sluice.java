@@ -54,6 +54,11 @@ public final class Sluice implements AutoCloseable {
     private volatile boolean closed;
     private final ClassLoader loader;
 
+    /** Where providers (sources, sinks, storages) are looked up. */
+    ClassLoader classLoader() {
+        return loader;
+    }
+
     private Sluice(Builder b) {
         this.clock = b.clock;
         this.parallelism = b.parallelism;

@@ -94,6 +94,23 @@ public final class Storages {
         };
     }
 
+    /**
+     * The {@code conf} a {@link StorageProvider} gets, built as Spark builds a query's Hadoop configuration: the
+     * engine's entries, with {@code spark.hadoop.} stripped from keys that have it, then the query's options
+     * (those of the source or sink the path belongs to) over them, except {@code path} and {@code paths}.
+     */
+    public static Map<String, String> conf(Map<String, String> engine, Map<String, String> options) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        engine.forEach((k, v) -> out.put(k.startsWith("spark.hadoop.") ? k.substring("spark.hadoop.".length()) : k,
+                v));
+        options.forEach((k, v) -> {
+            if (!k.equalsIgnoreCase("path") && !k.equalsIgnoreCase("paths")) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
     /** {@code base} and then {@code name}, with exactly one {@code /} between them. */
     public static String child(String base, String name) {
         if (base.endsWith("/")) {
