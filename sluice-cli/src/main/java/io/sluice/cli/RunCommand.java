@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import io.sluice.api.InvalidOptionException;
 import io.sluice.api.io.LocalPaths;
+import io.sluice.api.io.Storages;
 import io.sluice.api.types.StructType;
 import io.sluice.core.DataStreamReader;
 import io.sluice.core.DataStreamWriter;
@@ -213,8 +214,9 @@ final class RunCommand implements Callable<Integer> {
         if (sql != null && sql.isBlank()) {
             throw usage("Invalid --sql: the query is empty; give \"SELECT ... FROM source [WHERE ...]\"");
         }
-        // Path flags: a scheme Sluice cannot write (s3a://...) is refused before anything is created.
-        if (checkpoint != null) {
+        // Path flags: a scheme Sluice cannot write is refused before anything is created. A checkpoint on an
+        // object store (s3a://...) is checked in run(), once the plugins' class loader is known.
+        if (checkpoint != null && Storages.isLocal(checkpoint)) {
             localPath("--checkpoint", checkpoint);
         }
         if (progressFile != null) {
@@ -228,7 +230,7 @@ final class RunCommand implements Callable<Integer> {
         Pipeline fromFile = pipelineFile == null ? Pipeline.empty() : PipelineFile.read(pipelineFile);
         Pipeline merged = fromFile.overriddenBy(flags);
         reporter.redactor(merged.redactor());
-        if (checkpoint == null && merged.checkpoint() != null) {
+        if (checkpoint == null && merged.checkpoint() != null && Storages.isLocal(merged.checkpoint())) {
             filePath("checkpoint", merged.checkpoint());
         }
         if (progressFile == null && merged.progressFile() != null) {
@@ -258,6 +260,17 @@ final class RunCommand implements Callable<Integer> {
         URLClassLoader pluginLoader = Plugins.loader(plugins == null ? null : localPath("--plugins", plugins),
                 builtPlugins, RunCommand.class.getClassLoader()).orElse(null);
         ClassLoader loader = pluginLoader != null ? pluginLoader : RunCommand.class.getClassLoader();
+        if (p.checkpoint() != null && !Storages.isLocal(p.checkpoint())) {
+            // A store's scheme is accepted when a module on the class path or among the plugins serves it.
+            try {
+                Storages.check(checkpoint != null ? "--checkpoint" : "checkpoint", p.checkpoint(), loader);
+            } catch (InvalidOptionException e) {
+                if (checkpoint != null) {
+                    throw usage(e.getMessage());
+                }
+                throw new PipelineFileException(pipelineFile + ": " + e.getMessage());
+            }
+        }
         Thread self = Thread.currentThread();
         ClassLoader previous = self.getContextClassLoader();
         // A format given as a provider's class name is loaded through the context class loader.

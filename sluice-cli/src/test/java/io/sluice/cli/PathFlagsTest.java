@@ -40,7 +40,7 @@ class PathFlagsTest {
     @ValueSource(strings = {"s3a://bucket/chk", "s3://bucket/chk", "hdfs://nn:8020/chk", "gs://bucket/chk",
             "abfss://c@a.dfs.core.windows.net/chk", "wasbs://c@a/chk", "foo://chk"})
     void checkpointWithAnotherSchemeIsAUsageErrorAndCreatesNothing(String value) {
-        assertUsage(run("--checkpoint", value), notSupported("--checkpoint", value));
+        assertUsage(run("--checkpoint", value), noStorage("--checkpoint", value));
         assertThat(Path.of(value.substring(0, value.indexOf(':') + 1))).doesNotExist(); // no ./s3a:/bucket/chk
     }
 
@@ -58,7 +58,7 @@ class PathFlagsTest {
                 + "checkpoint: gs://bucket/chk\nprogressFile: /tmp/p.jsonl\n");
         Cli.Result r = Cli.run("run", file.toString());
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("sluice: " + file + ": " + notSupported("checkpoint", "gs://bucket/chk") + "\n");
+        assertThat(r.err()).isEqualTo("sluice: " + file + ": " + noStorage("checkpoint", "gs://bucket/chk") + "\n");
 
         Files.writeString(file, "source:\n  format: rate-micro-batch\nsink:\n  format: noop\n"
                 + "progressFile: s3a://bucket/p.jsonl\n");
@@ -75,7 +75,7 @@ class PathFlagsTest {
                 "rowsPerBatch=1", "--sink", "json", "--sink-option",
                 "path=s3a://bucket/out", "--checkpoint", chk.toString(), "--trigger", "availableNow");
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("sluice: " + notSupported("path", "s3a://bucket/out") + "\n");
+        assertThat(r.err()).isEqualTo("sluice: " + noStorage("path", "s3a://bucket/out") + "\n");
         assertThat(chk).doesNotExist();
     }
 
@@ -101,5 +101,15 @@ class PathFlagsTest {
         assertThat(r.exitCode()).isEqualTo(2);
         assertThat(r.err()).isEqualTo("sluice: " + notSupported("DIR", "s3a://bucket/chk")
                 + "; see 'sluice checkpoint show --help'\n");
+    }
+
+    /** The refusal of a scheme no storage module on the class path serves (checkpoint and sink path). */
+    private static String noStorage(String option, String value) {
+        String scheme = value.substring(0, value.indexOf(':'));
+        return "Invalid value '" + value + "' for option '" + option + "': the scheme '" + scheme + "' of " + value
+                + " has no storage on the class path: " + (scheme.startsWith("s3")
+                ? "add the module sluice-s3 (its jar, or its plugin jar for the sluice CLI)"
+                : "Sluice supports local paths (/data/in, file:/data/in) and, with the module sluice-s3, s3:// and "
+                + "s3a://");
     }
 }

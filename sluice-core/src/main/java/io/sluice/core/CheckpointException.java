@@ -20,10 +20,28 @@ public abstract sealed class CheckpointException extends RuntimeException
         permits CorruptCheckpointException, UnsupportedCheckpointVersionException, CheckpointLockedException {
 
     private final Path path;
+    private final String location;
 
     CheckpointException(Path path, String message, Throwable cause) {
         super(message, cause);
         this.path = Objects.requireNonNull(path, "path");
+        this.location = path.toString();
+    }
+
+    /** For a checkpoint on an object store: {@code location} is the URI ({@code s3a://lake/chk/offsets/3}). */
+    CheckpointException(String location, String message, Throwable cause) {
+        super(message, cause);
+        this.location = Objects.requireNonNull(location, "location");
+        this.path = java.nio.file.Path.of(location);
+    }
+
+    /**
+     * The file or folder at fault as the message names it: {@link #path()} as a string for a local checkpoint, the
+     * URI ({@code s3a://lake/chk/offsets/3}) for one on an object store, where {@link #path()} is only that URI
+     * made a relative {@link Path} (use this instead).
+     */
+    public String location() {
+        return location;
     }
 
     /**

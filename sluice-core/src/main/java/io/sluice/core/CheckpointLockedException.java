@@ -23,4 +23,13 @@ public final class CheckpointLockedException extends CheckpointException {
     public CheckpointLockedException(Path checkpoint, String message) {
         super(checkpoint, message, null);
     }
+
+    /**
+     * A checkpoint on an object store, held through its lease object {@code <checkpoint>/.lease}.
+     *
+     * @param checkpoint the checkpoint's URI
+     */
+    public CheckpointLockedException(String checkpoint, String message) {
+        super(checkpoint, message, null);
+    }
 }

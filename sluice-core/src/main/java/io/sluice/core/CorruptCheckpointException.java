@@ -38,6 +38,24 @@ public final class CorruptCheckpointException extends CheckpointException {
         this.problem = problem;
     }
 
+    /** {@link #CorruptCheckpointException(Path, String, Throwable)} for a file named by its location (a URI). */
+    public CorruptCheckpointException(String location, String message, Throwable cause) {
+        this(location, message, null, cause);
+    }
+
+    private CorruptCheckpointException(String location, String message, String problem, Throwable cause) {
+        super(location, message, cause);
+        this.problem = problem;
+    }
+
+    /** {@link #badFile(Path, String, String, Throwable)} for a file named by its location (a URI). */
+    public static CorruptCheckpointException badFile(String location, String problem, String consequenceAndAdvice,
+                                                     Throwable cause) {
+        return new CorruptCheckpointException(location,
+                "Checkpoint file " + location + " is corrupt or incomplete (" + problem + "). " + consequenceAndAdvice,
+                problem, cause);
+    }
+
     /**
      * A file whose content is wrong, with the message {@code Checkpoint file <file> is corrupt or incomplete
      * (<problem>). <consequenceAndAdvice>}. Public so that the engine's checkpoint code can throw it.

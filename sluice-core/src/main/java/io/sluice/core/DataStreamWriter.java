@@ -5,6 +5,7 @@ import io.sluice.api.OptionDef;
 import io.sluice.api.OptionSet;
 import io.sluice.api.Options;
 import io.sluice.api.io.LocalPaths;
+import io.sluice.api.io.Storages;
 import io.sluice.api.sink.SinkProvider;
 import io.sluice.api.types.StructType;
 
@@ -212,9 +213,17 @@ public final class DataStreamWriter {
             throw new InvalidOptionException("minBatchesToRetain", String.valueOf(minBatchesToRetain),
                     "a positive whole number is accepted");
         }
-        Path checkpoint = opts.get("checkpointLocation")
-                .map(v -> LocalPaths.of("checkpointLocation", v)).orElse(null);
-        if (checkpoint == null && !sink.allowsTemporaryCheckpoint()) {
+        String location = opts.get("checkpointLocation").orElse(null);
+        Path checkpoint = null;
+        String storedCheckpoint = null;
+        if (location != null && Storages.isLocal(location)) {
+            checkpoint = LocalPaths.of("checkpointLocation", location);
+        } else if (location != null) {
+            // An object store: refused here, before anything starts, when no module on the class path serves it.
+            Storages.check("checkpointLocation", location, sluice.classLoader());
+            storedCheckpoint = location;
+        }
+        if (location == null && !sink.allowsTemporaryCheckpoint()) {
             throw new InvalidOptionException("checkpointLocation", null,
                     "checkpointLocation must be specified with option(\"checkpointLocation\", \"<dir>\") for the '"
                             + sink.shortName() + "' sink, so the query can recover after a restart", true);
@@ -235,7 +244,7 @@ public final class DataStreamWriter {
         QuerySpec spec = new QuerySpec(name, inputs.stream().map(StreamFrame::source).toList(), frame.schema(),
                 perSource.get(0), sink, opts, trigger, checkpoint, minBatchesToRetain,
                 inputs.stream().map(StreamFrame::reads).toList(), st, outputMode,
-                RowOperator.chain(ops.subList(at, ops.size())), perSource);
+                RowOperator.chain(ops.subList(at, ops.size())), perSource, storedCheckpoint);
         return MicroBatchExecution.start(sluice, spec);
     }
 
@@ -254,12 +263,13 @@ public final class DataStreamWriter {
                      RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
                      Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads,
                      StreamFrame.Stateful stateful, StatefulOp.Mode outputMode, RowOperator postOperator,
-                     List<RowOperator> sourceOperators) {
+                     List<RowOperator> sourceOperators, String storedCheckpoint) {
         QuerySpec(String name, List<DataStreamReader.SourceSpec> sources, StructType outputSchema,
                   RowOperator operator, SinkProvider sink, Options sinkOptions, Trigger trigger,
                   Path checkpointLocation, int minBatchesToRetain, List<QueryReads> reads) {
             this(name, sources, outputSchema, operator, sink, sinkOptions, trigger, checkpointLocation,
-                    minBatchesToRetain, reads, StreamFrame.Stateful.NONE, StatefulOp.Mode.APPEND, null, List.of());
+                    minBatchesToRetain, reads, StreamFrame.Stateful.NONE, StatefulOp.Mode.APPEND, null, List.of(),
+                    null);
         }
 
         QuerySpec {

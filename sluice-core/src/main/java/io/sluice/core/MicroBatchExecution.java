@@ -10,6 +10,9 @@ import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.StreamContext;
 import io.sluice.core.checkpoint.Checkpoint;
+import io.sluice.api.io.Storage;
+import io.sluice.api.io.Storages;
+import io.sluice.api.InvalidOptionException;
 import io.sluice.core.checkpoint.CommitMetadata;
 import io.sluice.core.checkpoint.OffsetSeq;
 import io.sluice.core.checkpoint.RecoveryPlan;
@@ -57,6 +60,8 @@ final class MicroBatchExecution implements StreamingQuery {
     private final DataStreamWriter.QuerySpec spec;
     private final SluiceClock clock;
     private final Checkpoint checkpoint;
+    /** The object store the checkpoint is on, closed when the query stops; null for a local checkpoint. */
+    private final Storage checkpointStorage;
     private final boolean temporaryCheckpoint;
     private final UUID id;
     private final UUID runId = UUID.randomUUID();
@@ -100,7 +105,8 @@ final class MicroBatchExecution implements StreamingQuery {
 
     private MicroBatchExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Checkpoint checkpoint,
                                 boolean temporaryCheckpoint, RecoveryPlan recovery, List<SourceExecution> sources,
-                                Sink sink, StatefulExecution stateful) {
+                                Sink sink, StatefulExecution stateful, Storage checkpointStorage) {
+        this.checkpointStorage = checkpointStorage;
         this.recovery = recovery;
         this.stateful = stateful;
         this.sluice = sluice;
@@ -156,7 +162,8 @@ final class MicroBatchExecution implements StreamingQuery {
         // Refuse a duplicate name before anything is built: building a sink may touch shared state (a memory table).
         sluice.checkNameAvailable(spec.name());
         checkNotReadingItsOwnOutput(spec);
-        boolean temporary = spec.checkpointLocation() == null;
+        boolean stored = spec.storedCheckpoint() != null;
+        boolean temporary = spec.checkpointLocation() == null && !stored;
         Path location = spec.checkpointLocation();
         if (temporary) {
             try {
@@ -168,16 +175,35 @@ final class MicroBatchExecution implements StreamingQuery {
                     + "restart, and the folder is deleted when it stops", location);
         }
         // What this start() creates, deleted again if it fails: the temporary folder, or the outermost folder of
-        // checkpointLocation that did not exist yet (never one that existed, nor anything beside it).
-        Path created = temporary ? location : firstMissing(location);
+        // checkpointLocation that did not exist yet (never one that existed, nor anything beside it). Nothing on an
+        // object store, where the objects written are the checkpoint's own and harmless.
+        Path created = stored ? null : temporary ? location : firstMissing(location);
         Checkpoint checkpoint;
+        Storage storage = null;
         try {
-            checkpoint = Checkpoint.open(location);
+            if (stored) {
+                // The storage conf: the engine's entries, then the sink's options (as Spark's Hadoop conf).
+                storage = Storages.of(spec.storedCheckpoint(), Storages.conf(sluice.config(),
+                        spec.sinkOptions().asMap()), sluice.classLoader());
+                checkSourcesKeepStateOnStorage(spec);
+                checkpoint = Checkpoint.open(storage, spec.storedCheckpoint(), sluice.clock(),
+                        sluice.checkpointLeaseTimeoutMs());
+            } else {
+                checkpoint = Checkpoint.open(location);
+            }
         } catch (CheckpointLockedException e) {
             // Held by another query, which created the folder or found it: never ours to delete.
+            closeQuietly(storage);
             throw e;
+        } catch (IOException e) {
+            closeQuietly(storage);
+            throw new UncheckedIOException("Cannot open checkpoint location " + spec.storedCheckpoint() + ": "
+                    + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
-            deleteCreated(created);
+            closeQuietly(storage);
+            if (created != null) {
+                deleteCreated(created);
+            }
             throw e;
         }
         List<SourceExecution> sources = new ArrayList<>();
@@ -186,6 +212,13 @@ final class MicroBatchExecution implements StreamingQuery {
         try {
             // Read the logs now, so a corrupt checkpoint fails start() itself.
             RecoveryPlan recovery = checkpoint.recover();
+            if (spec.stateful().op() != null && stored) {
+                // The state stores write local files under state/ (the store contract is on paths for now).
+                throw new IllegalArgumentException("A query with a stateful operator ("
+                        + spec.stateful().op().operatorName() + ") keeps its state in the checkpoint's folder, which must "
+                        + "be local for now; checkpointLocation " + checkpoint.location() + " is on an object "
+                        + "store. Use a local checkpointLocation for this query.");
+            }
             if (spec.stateful().op() != null) {
                 Map<String, String> logged = null;
                 long restored = 0;
@@ -198,7 +231,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 }
                 stateful = new StatefulExecution(sluice, spec, checkpoint.path(), logged, restored,
                         spec.minBatchesToRetain());
-            } else {
+            } else if (!stored) {
                 String held = StatefulExecution.operatorInCheckpoint(checkpoint.path());
                 if (held != null) {
                     throw StatefulExecution.operatorMismatch(held, null);
@@ -206,17 +239,21 @@ final class MicroBatchExecution implements StreamingQuery {
             }
             for (int i = 0; i < spec.sources().size(); i++) {
                 DataStreamReader.SourceSpec source = spec.sources().get(i);
-                Path folder = checkpoint.sourceDir(i);
-                MicroBatchStream stream = spec.createStream(i, new StreamContext(source.options(),
-                        source.schema(), folder, sluice.clock(), checkpoint.queryId(), i, false,
-                        sluice.sessionTimeZone()));
+                Path folder = stored ? null : checkpoint.sourceDir(i);
+                MicroBatchStream stream = spec.createStream(i, stored
+                        ? new StreamContext(source.options(), source.schema(), null, sluice.clock(),
+                        checkpoint.queryId(), i, false, sluice.sessionTimeZone(), checkpoint.sourceLocation(i),
+                        storage)
+                        : new StreamContext(source.options(), source.schema(), folder, sluice.clock(),
+                        checkpoint.queryId(), i, false, sluice.sessionTimeZone()));
                 sources.add(new SourceExecution(i, source, stream, folder));
             }
-            sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), spec.outputSchema(), checkpoint.path(),
-                    checkpoint.queryId(), spec.name(), sluice.clock(), sluice.sessionTimeZone(),
-                    spec.outputMode().name().toLowerCase(java.util.Locale.ROOT)));
+            sink = spec.sink().createSink(new SinkContext(spec.sinkOptions(), spec.outputSchema(),
+                    stored ? null : checkpoint.path(), checkpoint.queryId(), spec.name(), sluice.clock(),
+                    sluice.sessionTimeZone(), spec.outputMode().name().toLowerCase(java.util.Locale.ROOT),
+                    checkpoint.location(), Storages.conf(sluice.config(), Map.of())));
             MicroBatchExecution q = new MicroBatchExecution(sluice, spec, checkpoint, temporary, recovery,
-                    List.copyOf(sources), sink, stateful);
+                    List.copyOf(sources), sink, stateful, storage);
             sluice.register(q);
             String now = ProgressTime.format(sluice.clock().millis());
             sluice.bus().postNow(l -> l.onQueryStarted(
@@ -230,7 +267,10 @@ final class MicroBatchExecution implements StreamingQuery {
                 stateful.close();
             }
             checkpoint.close();
-            deleteCreated(created);
+            closeQuietly(storage);
+            if (created != null) {
+                deleteCreated(created);
+            }
             throw e;
         }
     }
@@ -311,6 +351,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 stateful.close();
             }
             checkpoint.close();
+            closeQuietly(checkpointStorage);
             if (temporaryCheckpoint && failure == null) {
                 deleteRecursively(checkpoint.path());
             }
@@ -471,7 +512,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 batch.logged))) {
             throw new IllegalStateException("Concurrent update to the log: " + checkpoint.offsetLog()
                     .fileFor(batch.id) + " already exists. Multiple streaming queries may be writing to "
-                    + "the checkpoint " + checkpoint.path());
+                    + "the checkpoint " + checkpoint.location());
         }
         checkpoint.purge(batch.id, spec.minBatchesToRetain());
         durations.put("walCommit", millisSince(w0));
@@ -573,7 +614,7 @@ final class MicroBatchExecution implements StreamingQuery {
         if (!checkpoint.commitLog().add(batch.id, new CommitMetadata(nextWatermark))) {
             throw new IllegalStateException("Concurrent update to the log: " + checkpoint.commitLog().fileFor(batch.id)
                     + " already exists. Multiple streaming queries may be writing to the checkpoint "
-                    + checkpoint.path());
+                    + checkpoint.location());
         }
         durations.put("commitOffsets", millisSince(c0));
         for (SourceExecution s : sources) {
@@ -689,7 +730,8 @@ final class MicroBatchExecution implements StreamingQuery {
 
     @Override
     public Optional<Path> checkpointLocation() {
-        return Optional.of(checkpoint.path());
+        // A checkpoint on an object store has no local path (its URI is in the query's messages).
+        return checkpoint.storage().isPresent() ? Optional.empty() : Optional.of(checkpoint.path());
     }
 
     @Override
@@ -809,7 +851,7 @@ final class MicroBatchExecution implements StreamingQuery {
             // Spark's words first (OffsetSeq.toStreamProgress), then where and what to do.
             throw new IllegalStateException("There are [" + seq.offsets().size() + "] sources in the checkpoint "
                     + "offsets and now there are [" + sources.size() + "] sources requested by the query. Cannot "
-                    + "continue. (The checkpoint " + checkpoint.path() + ", batch " + batchId + ": a checkpoint "
+                    + "continue. (The checkpoint " + checkpoint.location() + ", batch " + batchId + ": a checkpoint "
                     + "belongs to one query; use a new checkpointLocation for a changed query.)");
         }
         Offset[] out = new Offset[sources.size()];
@@ -860,6 +902,33 @@ final class MicroBatchExecution implements StreamingQuery {
 
     private static String json(Offset o) {
         return o == null ? null : o.json();
+    }
+
+    private static void closeQuietly(Storage s) {
+        if (s == null) {
+            return;
+        }
+        try {
+            s.close();
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Error closing the checkpoint's storage", e);
+        }
+    }
+
+    /**
+     * A checkpoint on an object store gives sources no local folder: each source must say it keeps its state
+     * through the storage, or the query is refused before anything is written.
+     */
+    private static void checkSourcesKeepStateOnStorage(DataStreamWriter.QuerySpec spec) {
+        for (int i = 0; i < spec.sources().size(); i++) {
+            io.sluice.api.source.SourceProvider p = spec.sources().get(i).provider();
+            if (!p.supportsMetadataOnStorage()) {
+                throw new InvalidOptionException("checkpointLocation", spec.storedCheckpoint(), "the source '"
+                        + p.shortName() + "' (source " + i + ") keeps its checkpoint state in a local folder only, "
+                        + "and this checkpoint is on an object store; give a local checkpointLocation for a query "
+                        + "reading it");
+            }
+        }
     }
 
     private static void closeQuietly(Sink s) {

@@ -23,6 +23,11 @@ public final class UnsupportedCheckpointVersionException extends CheckpointExcep
      * @param supported the newest version this Sluice reads
      */
     public UnsupportedCheckpointVersionException(Path file, int found, int supported) {
+        this(file.toString(), found, supported);
+    }
+
+    /** For a file named by its location (a URI for a checkpoint on an object store). */
+    public UnsupportedCheckpointVersionException(String file, int found, int supported) {
         super(file, "Checkpoint file " + file + " was written by a newer version (log format v" + found
                 + "; this version of Sluice reads only v" + supported + "). Upgrade Sluice to run this query,"
                 + " or start over with a new checkpoint location.", null);

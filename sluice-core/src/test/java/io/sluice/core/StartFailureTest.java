@@ -132,8 +132,10 @@ class StartFailureTest extends EngineTestBase {
                 .option("checkpointLocation", location).start())
                 .isInstanceOf(InvalidOptionException.class)
                 .hasMessage("Invalid value '" + location + "' for option 'checkpointLocation': the scheme '" + scheme
-                        + "' is not supported: Sluice reads and writes local paths only; give a plain path "
-                        + "(/data/in) or a file: URI (file:/data/in, file:///data/in)");
+                        + "' of " + location + " has no storage on the class path: " + (scheme.startsWith("s3")
+                        ? "add the module sluice-s3 (its jar, or its plugin jar for the sluice CLI)"
+                        : "Sluice supports local paths (/data/in, file:/data/in) and, with the module sluice-s3, "
+                        + "s3:// and s3a://"));
 
         assertThat(Path.of(scheme + ":")).doesNotExist(); // what Path.of(location) used to create
         assertThat(sink.begun).isEmpty();

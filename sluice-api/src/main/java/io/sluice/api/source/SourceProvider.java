@@ -94,6 +94,17 @@ public interface SourceProvider {
     }
 
     /**
+     * Whether this source can keep its private state on an object store, through
+     * {@link StreamContext#metadataStorage()} at {@link StreamContext#metadataLocation()}, when the query's
+     * checkpoint is there ({@code checkpointLocation} {@code s3a://...}); {@link StreamContext#metadataPath()} is
+     * then null. False by default: the engine then refuses such a query at {@code start()}, naming the source, so
+     * a source that only knows local folders never writes somewhere wrong.
+     */
+    default boolean supportsMetadataOnStorage() {
+        return false;
+    }
+
+    /**
      * Builds the stream for one run of one query. Called once per query start, on the thread that calls
      * {@code start()}, after {@link #resolveSchema}; the engine calls {@link MicroBatchStream#stop()} when the run
      * ends, whatever the reason.

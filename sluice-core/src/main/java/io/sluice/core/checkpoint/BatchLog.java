@@ -63,7 +63,7 @@ final class BatchLog<T> {
     private static final Logger LOG = LoggerFactory.getLogger(BatchLog.class);
     private static final Pattern VERSION_LINE = Pattern.compile("v([0-9]{1,9})");
 
-    private final Path dir;
+    private final Folder dir;
     private final int version;
     private final Codec<T> codec;
     private final Advisor advisor;
@@ -75,7 +75,11 @@ final class BatchLog<T> {
      *               then lists no batches
      */
     BatchLog(Path dir, int version, Codec<T> codec, Advisor advisor, boolean create) {
-        this.dir = dir.toAbsolutePath().normalize();
+        this(Folder.local(dir), version, codec, advisor, create);
+    }
+
+    BatchLog(Folder dir, int version, Codec<T> codec, Advisor advisor, boolean create) {
+        this.dir = dir;
         this.version = version;
         this.codec = Objects.requireNonNull(codec, "codec");
         this.advisor = Objects.requireNonNull(advisor, "advisor");
@@ -83,19 +87,20 @@ final class BatchLog<T> {
             return;
         }
         try {
-            DurableFiles.createDirectories(this.dir);
+            this.dir.create();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot create checkpoint folder " + this.dir, e);
+            throw new UncheckedIOException("Cannot create checkpoint folder " + this.dir.show(), e);
         }
     }
 
-    Path dir() {
+    Folder dir() {
         return dir;
     }
 
-    Path fileFor(long batchId) {
+    /** The file of a batch as messages name it: its local path, or its URI on an object store. */
+    String fileFor(long batchId) {
         checkId(batchId);
-        return dir.resolve(Long.toString(batchId));
+        return dir.show(Long.toString(batchId));
     }
 
     /**
@@ -104,7 +109,7 @@ final class BatchLog<T> {
      */
     boolean add(long batchId, T value) {
         Objects.requireNonNull(value, "value");
-        Path file = fileFor(batchId);
+        String file = fileFor(batchId);
         List<String> lines = new ArrayList<>();
         lines.add("v" + version);
         lines.addAll(codec.encode(value));
@@ -113,14 +118,8 @@ final class BatchLog<T> {
                 throw new IllegalArgumentException("A checkpoint line must not contain a line break: " + line);
             }
         }
-        if (Files.exists(file)) {
-            return false;
-        }
         try {
-            DurableFiles.createNew(file, FileFormat.join(lines));
-            return true;
-        } catch (FileAlreadyExistsException e) {
-            return false;
+            return dir.createNew(Long.toString(batchId), FileFormat.join(lines));
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot write checkpoint file " + file + ": " + e.getMessage(), e);
         }
@@ -133,9 +132,9 @@ final class BatchLog<T> {
      * @throws UnsupportedCheckpointVersionException if a newer format wrote it
      */
     Optional<T> get(long batchId) {
-        Path file = fileFor(batchId);
-        return FileFormat.read(file, problem -> CorruptCheckpointException.badFile(file, problem, advise(batchId),
-                null)).map(bytes -> decode(batchId, file, bytes));
+        String file = fileFor(batchId);
+        return dir.read(Long.toString(batchId), problem -> CorruptCheckpointException.badFile(file, problem,
+                advise(batchId), null)).map(bytes -> decode(batchId, file, bytes));
     }
 
     /**
@@ -160,21 +159,18 @@ final class BatchLog<T> {
     /** The batch ids that have a file, ascending. */
     List<Long> batchIds() {
         List<Long> ids = new ArrayList<>();
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
-            for (Path entry : entries) {
-                String name = entry.getFileName().toString();
+        try {
+            for (String name : dir.names()) {
                 OptionalLong id = MetadataLogFiles.batchId(name);
                 if (id.isPresent()) {
                     ids.add(id.getAsLong());
                 } else if (MetadataLogFiles.isUnexpected(name) && warned.add(name)) {
                     LOG.warn("Ignoring {}: not a batch file of this log (a batch file is named by its batch id, "
-                            + "as Spark writes it: 0, 1, 2...)", entry);
+                            + "as Spark writes it: 0, 1, 2...)", dir.show(name));
                 }
             }
-        } catch (NoSuchFileException e) {
-            return List.of();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot list checkpoint folder " + dir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("Cannot list checkpoint folder " + dir.show() + ": " + e.getMessage(), e);
         }
         Collections.sort(ids);
         return ids;
@@ -186,17 +182,17 @@ final class BatchLog<T> {
             if (id >= thresholdBatchId) {
                 break; // ascending
             }
-            Path file = dir.resolve(Long.toString(id));
             try {
-                Files.deleteIfExists(file);
+                dir.delete(Long.toString(id));
             } catch (IOException e) {
-                throw new UncheckedIOException("Cannot delete checkpoint file " + file + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("Cannot delete checkpoint file " + fileFor(id) + ": " + e.getMessage(),
+                        e);
             }
         }
         // No folder fsync: a deletion lost in a power loss leaves an old batch that the next purge removes.
     }
 
-    private T decode(long batchId, Path file, byte[] bytes) {
+    private T decode(long batchId, String file, byte[] bytes) {
         try {
             List<String> lines = FileFormat.lines(bytes);
             checkVersion(file, lines.get(0));
@@ -206,7 +202,7 @@ final class BatchLog<T> {
         }
     }
 
-    private void checkVersion(Path file, String line) throws Malformed {
+    private void checkVersion(String file, String line) throws Malformed {
         Matcher m = VERSION_LINE.matcher(line);
         int found = m.matches() ? Integer.parseInt(m.group(1)) : 0;
         if (found > version) {

@@ -11,7 +11,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
+import io.sluice.api.SluiceClock;
+import io.sluice.api.io.Storage;
 
 /**
  * A query's checkpoint folder ({@code checkpointLocation}), opened and locked for one run of the query.
@@ -35,17 +38,71 @@ public final class Checkpoint implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Checkpoint.class);
 
     private final Path path;
-    private final CheckpointLock lock;
+    /** The folder as messages name it: the local path, or the URI on an object store. */
+    private final String location;
+    /** Null for a local checkpoint. */
+    private final Storage storage;
+    private final AutoCloseable lock;
     private final String queryId;
     private final OffsetLog offsetLog;
     private final CommitLog commitLog;
 
-    private Checkpoint(Path path, CheckpointLock lock, String queryId, OffsetLog offsetLog, CommitLog commitLog) {
+    private Checkpoint(Path path, String location, Storage storage, AutoCloseable lock, String queryId,
+                       OffsetLog offsetLog, CommitLog commitLog) {
         this.path = path;
+        this.location = location;
+        this.storage = storage;
         this.lock = lock;
         this.queryId = queryId;
         this.offsetLog = offsetLog;
         this.commitLog = commitLog;
+    }
+
+    /**
+     * Opens (creating it if needed) the checkpoint at {@code uri} on an object store. First checks that the store
+     * honours conditional writes ({@link Storage#probeConditionalWrites}), refusing it otherwise; then takes the
+     * checkpoint's lease ({@link CheckpointLease}, expiring {@value CheckpointLease#DEFAULT_TTL_MS} ms after its last
+     * renewal) and reads or writes {@code metadata}. Every file is then written with
+     * {@link Storage#createExclusive}, after checking the lease is still held.
+     *
+     * @param storage the store; the caller closes it after the checkpoint
+     * @param clock   the engine's clock, for the lease's expiry and renewals
+     * @throws CheckpointLockedException if another running query holds the lease
+     * @throws IllegalStateException     if the store ignores conditional writes
+     */
+    public static Checkpoint open(Storage storage, String uri, SluiceClock clock) {
+        return open(storage, uri, clock, CheckpointLease.DEFAULT_TTL_MS);
+    }
+
+    /** {@link #open(Storage, String, SluiceClock)} with a lease valid {@code leaseTtlMs} after each renewal. */
+    public static Checkpoint open(Storage storage, String uri, SluiceClock clock, long leaseTtlMs) {
+        Objects.requireNonNull(storage, "storage");
+        String root = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+        Optional<String> broken;
+        try {
+            broken = storage.probeConditionalWrites(root + "/");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot use checkpoint location " + root + ": " + e.getMessage(), e);
+        }
+        if (broken.isPresent()) {
+            throw new IllegalStateException("Checkpoint location " + root + " is on a store that does not honour "
+                    + "conditional writes: " + broken.get() + ". A checkpoint needs create-if-absent (PUT with "
+                    + "If-None-Match: *) and compare-and-swap (PUT with If-Match) so that two queries can never both "
+                    + "write a batch; AWS S3 supports both since 2024. Use a store that does, or a local "
+                    + "checkpointLocation.");
+        }
+        CheckpointLease lease = CheckpointLease.acquire(storage, root, clock, leaseTtlMs);
+        try {
+            Folder folder = Folder.stored(storage, root, lease::ensureHeld);
+            String id = QueryMetadata.readOrCreate(folder, QueryMetadata.FILE_NAME);
+            Folder commits = folder.child("commits");
+            CommitLog commitLog = new CommitLog(commits, true);
+            OffsetLog offsetLog = new OffsetLog(folder.child("offsets"), commits, true);
+            return new Checkpoint(Path.of(root), root, storage, lease, id, offsetLog, commitLog);
+        } catch (RuntimeException | Error e) {
+            lease.close();
+            throw e;
+        }
     }
 
     /**
@@ -72,16 +129,37 @@ public final class Checkpoint implements AutoCloseable {
             Path commits = path.resolve("commits");
             CommitLog commitLog = new CommitLog(commits);
             OffsetLog offsetLog = new OffsetLog(path.resolve("offsets"), commits);
-            return new Checkpoint(path, lock, id, offsetLog, commitLog);
+            return new Checkpoint(path, path.toString(), null, lock, id, offsetLog, commitLog);
         } catch (RuntimeException | Error e) {
             lock.close();
             throw e;
         }
     }
 
-    /** The checkpoint folder, absolute. */
+    /**
+     * The checkpoint folder, absolute. For a checkpoint on an object store, only its URI made a relative path: use
+     * {@link #location()} and {@link #storage()} there.
+     */
     public Path path() {
         return path;
+    }
+
+    /** The checkpoint as messages name it: its absolute local path, or its URI on an object store. */
+    public String location() {
+        return location;
+    }
+
+    /** The object store the checkpoint is on; empty for a local checkpoint. */
+    public Optional<Storage> storage() {
+        return Optional.ofNullable(storage);
+    }
+
+    /** The URI of source {@code i}'s private folder {@code sources/<i>} on the object store (nothing is created). */
+    public String sourceLocation(int i) {
+        if (i < 0) {
+            throw new IllegalArgumentException("A source index must be >= 0, was " + i);
+        }
+        return storage == null ? sourceDirOf(path, i).toString() : location + "/sources/" + i;
     }
 
     /** The query id from {@code metadata}: a UUID string, the same on every run of this checkpoint. */
@@ -97,8 +175,12 @@ public final class Checkpoint implements AutoCloseable {
         return commitLog;
     }
 
-    /** Source {@code i}'s private folder {@code sources/<i>/}, created (durably) if needed. */
+    /** Source {@code i}'s private folder {@code sources/<i>/}, created (durably) if needed. Local checkpoints only. */
     public Path sourceDir(int i) {
+        if (storage != null) {
+            throw new IllegalStateException("Checkpoint " + location + " is on an object store: a source has no "
+                    + "local folder there (use sourceLocation)");
+        }
         if (i < 0) {
             throw new IllegalArgumentException("A source index must be >= 0, was " + i);
         }
@@ -148,7 +230,7 @@ public final class Checkpoint implements AutoCloseable {
             long c = latestCommit.getAsLong();
             CommitMetadata commit = commitLog.get(c).orElseThrow(() -> missingCommit(c));
             if (c == l) {
-                LOG.info("Checkpoint {}: batch {} is committed, resuming at batch {}", path, l, l + 1);
+                LOG.info("Checkpoint {}: batch {} is committed, resuming at batch {}", location, l, l + 1);
                 return new RecoveryPlan.Resume(l + 1, end, commit);
             }
             if (c < l - 1) {
@@ -164,7 +246,7 @@ public final class Checkpoint implements AutoCloseable {
                     "batch " + l + " was not committed and must be re-run from the end of batch " + (l - 1)
                             + ", which this file records"));
         }
-        LOG.info("Checkpoint {}: batch {} was logged but not committed, re-running it", path, l);
+        LOG.info("Checkpoint {}: batch {} was logged but not committed, re-running it", location, l);
         return new RecoveryPlan.Rerun(l, start, end);
     }
 
@@ -192,24 +274,30 @@ public final class Checkpoint implements AutoCloseable {
     /** Releases the lock. Idempotent. The checkpoint must not be written after this. */
     @Override
     public void close() {
-        lock.close();
+        try {
+            lock.close();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e); // neither lock throws checked exceptions
+        }
     }
 
     private CorruptCheckpointException missing(long batchId, String why) {
-        Path file = offsetLog.fileFor(batchId);
+        String file = offsetLog.fileFor(batchId);
         return new CorruptCheckpointException(file, "Checkpoint file " + file + " is missing (" + why
                 + "). The query cannot start without risking data loss. Restore the checkpoint from a backup or"
                 + " start over with a new checkpoint location.", null);
     }
 
     private CorruptCheckpointException missingCommit(long batchId) {
-        Path file = commitLog.fileFor(batchId);
+        String file = commitLog.fileFor(batchId);
         return new CorruptCheckpointException(file, "Checkpoint file " + file + " is missing (it is the newest"
                 + " commit and vanished while being read). Is another process changing the checkpoint?", null);
     }
 
-    private CorruptCheckpointException inconsistent(Path file, String why) {
-        return new CorruptCheckpointException(file, "Checkpoint " + path + " is inconsistent (" + why
+    private CorruptCheckpointException inconsistent(String file, String why) {
+        return new CorruptCheckpointException(file, "Checkpoint " + location + " is inconsistent (" + why
                 + "). The query cannot start without risking data loss. Restore the checkpoint from a backup or"
                 + " start over with a new checkpoint location.", null);
     }

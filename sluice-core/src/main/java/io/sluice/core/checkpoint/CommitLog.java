@@ -27,6 +27,10 @@ public final class CommitLog {
 
     /** @param create whether to create the folder; false for a read-only view ({@link ReadOnlyCheckpoint}) */
     CommitLog(Path dir, boolean create) {
+        this(Folder.local(dir), create);
+    }
+
+    CommitLog(Folder dir, boolean create) {
         this.log = new BatchLog<>(dir, VERSION, new Codec(), CommitLog::advise, create);
     }
 
@@ -64,8 +68,11 @@ public final class CommitLog {
         log.purge(thresholdBatchId);
     }
 
-    /** The file of a batch (which may not exist). */
-    public Path fileFor(long batchId) {
+    /**
+     * The file of a batch (which may not exist) as messages name it: its absolute local path, or its URI for a
+     * checkpoint on an object store.
+     */
+    public String fileFor(long batchId) {
         return log.fileFor(batchId);
     }
 

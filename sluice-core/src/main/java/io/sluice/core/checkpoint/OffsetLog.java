@@ -42,6 +42,10 @@ public final class OffsetLog {
 
     /** @param create whether to create the folder; false for a read-only view ({@link ReadOnlyCheckpoint}) */
     OffsetLog(Path dir, Path commitsDir, boolean create) {
+        this(Folder.local(dir), Folder.local(commitsDir), create);
+    }
+
+    OffsetLog(Folder dir, Folder commitsDir, boolean create) {
         this.log = new BatchLog<>(dir, VERSION, new Codec(), (id, newest) -> advise(id, newest, commitsDir), create);
     }
 
@@ -80,8 +84,11 @@ public final class OffsetLog {
         log.purge(thresholdBatchId);
     }
 
-    /** The file of a batch (which may not exist). */
-    public Path fileFor(long batchId) {
+    /**
+     * The file of a batch (which may not exist) as messages name it: its absolute local path, or its URI for a
+     * checkpoint on an object store.
+     */
+    public String fileFor(long batchId) {
         return log.fileFor(batchId);
     }
 
@@ -122,14 +129,14 @@ public final class OffsetLog {
         });
     }
 
-    private static String advise(long id, long newest, Path commitsDir) {
+    private static String advise(long id, long newest, Folder commitsDir) {
         String restore = FileFormat.RESTORE_OR_START_OVER;
         String cannotStart = FileFormat.CANNOT_START + " ";
         if (id < newest) {
             return cannotStart + "It is not the newest batch (offsets/" + newest
                     + " exists), so deleting it is not safe: " + restore;
         }
-        if (Files.exists(commitsDir.resolve(Long.toString(id)))) {
+        if (committed(commitsDir, id)) {
             return cannotStart + "Batch " + id + " was already committed (commits/" + id
                     + " exists), so deleting this file is not safe: " + restore;
         }
@@ -138,6 +145,14 @@ public final class OffsetLog {
         return cannotStart + "It is the newest batch and was never committed (there is no commits/" + id
                 + "), so you may delete this file to have the query plan batch " + id
                 + " again (safe unless the sink already committed batch " + id + "); otherwise " + restore;
+    }
+
+    private static boolean committed(Folder commitsDir, long id) {
+        try {
+            return commitsDir.exists(Long.toString(id));
+        } catch (java.io.IOException e) {
+            return false; // the advice is a courtesy; the real error is the bad file
+        }
     }
 
     private static final class Codec implements BatchLog.Codec<OffsetSeq> {

@@ -50,6 +50,27 @@ final class QueryMetadata {
         }
     }
 
+    /** {@link #readOrCreate(Path)} in a checkpoint {@link Folder} (on an object store: created exclusively). */
+    static String readOrCreate(Folder folder, String name) {
+        String file = folder.show(name);
+        java.util.function.Function<String, CorruptCheckpointException> corrupt = problem -> bad(file, problem, null);
+        Optional<byte[]> existing = folder.read(name, corrupt);
+        if (existing.isPresent()) {
+            return read(file, existing.get());
+        }
+        String id = UUID.randomUUID().toString();
+        try {
+            if (folder.createNew(name, json(id).getBytes(StandardCharsets.UTF_8))) {
+                return id;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot write checkpoint file " + file + ": " + e.getMessage(), e);
+        }
+        // Another writer got there first: its id is the one that counts.
+        return read(file, folder.read(name, corrupt).orElseThrow(() -> new UncheckedIOException(
+                new IOException("Checkpoint file " + file + " vanished right after it was written"))));
+    }
+
     /**
      * The query id in {@code file}, reading only (for a read-only view); empty when there is no file.
      *
@@ -68,6 +89,10 @@ final class QueryMetadata {
     }
 
     private static String read(Path file, byte[] bytes) {
+        return read(file.toString(), bytes);
+    }
+
+    private static String read(String file, byte[] bytes) {
         try {
             java.util.Map<String, Object> node = FileFormat.object(FileFormat.parse(FileFormat.text(bytes), "it"));
             if (node == null || !(node.get("id") instanceof String text)) {
@@ -88,6 +113,10 @@ final class QueryMetadata {
     }
 
     private static CorruptCheckpointException bad(Path file, String problem, Throwable cause) {
+        return bad(file.toString(), problem, cause);
+    }
+
+    private static CorruptCheckpointException bad(String file, String problem, Throwable cause) {
         return CorruptCheckpointException.badFile(file, problem, "It holds the query id, so the query cannot start "
                 + "from it: " + FileFormat.RESTORE_OR_START_OVER, cause);
     }

@@ -75,7 +75,7 @@ public final class ReadOnlyCheckpoint {
 
     /** The file of a batch's offsets (which may not exist). */
     public Path offsetsFile(long batchId) {
-        return offsetLog.fileFor(batchId);
+        return Path.of(offsetLog.fileFor(batchId));
     }
 
     /** The batch ids with a file in {@code commits/}, ascending. */

@@ -53,8 +53,18 @@ public final class RateSourceProvider implements SourceProvider {
         return SourceProvider.super.resolveSchema(options, userSchema);
     }
 
+    /** The start time is kept through the checkpoint's storage when it is on an object store. */
+    @Override
+    public boolean supportsMetadataOnStorage() {
+        return true;
+    }
+
     @Override
     public MicroBatchStream createStream(StreamContext context) {
+        if (context.metadataPath() == null) {
+            return new RateStream(Settings.of(context.options()), context.metadataStorage(),
+                    context.metadataLocation(), context.clock());
+        }
         return new RateStream(Settings.of(context.options()), context.metadataPath(), context.clock());
     }
 

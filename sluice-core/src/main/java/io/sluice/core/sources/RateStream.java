@@ -5,6 +5,8 @@ import io.sluice.api.Offset;
 import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
 import io.sluice.api.SluiceClock;
+import io.sluice.api.io.Storage;
+import io.sluice.api.io.Storages;
 import io.sluice.api.io.DurableFiles;
 import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.api.source.InputPartition;
@@ -47,6 +49,33 @@ final class RateStream implements MicroBatchStream {
         this.lastTimeMs = creationTimeMs;
     }
 
+    /** A stream whose checkpoint is on an object store: the start time is kept at {@code <location>/0} there. */
+    RateStream(RateSourceProvider.Settings settings, Storage storage, String location, SluiceClock clock) {
+        this.settings = settings;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.maxSeconds = Long.MAX_VALUE / settings.rowsPerSecond();
+        this.creationTimeMs = creationTime(storage, Storages.child(location, CREATION_TIME_FILE), clock);
+        this.lastTimeMs = creationTimeMs;
+    }
+
+    /** The start time at {@code uri}, or the clock's time now, created exclusively (a racing writer's wins). */
+    private static long creationTime(Storage storage, String uri, SluiceClock clock) {
+        try {
+            if (storage.status(uri).isEmpty()) {
+                long now = clock.millis();
+                if (storage.createExclusive(uri, ("v" + VERSION + "\n" + now).getBytes(StandardCharsets.UTF_8))) {
+                    LOG.info("Start time: {}", now);
+                    return now;
+                }
+            }
+            return parse(uri, new String(storage.readAll(uri, MetadataLogFiles.MAX_READ_BYTES),
+                    StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read or record the rate source's start time in " + uri + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     long creationTimeMs() {
         return creationTimeMs;
     }
@@ -70,8 +99,11 @@ final class RateStream implements MicroBatchStream {
     }
 
     private static long read(Path file) throws IOException {
-        String content = new String(MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES),
-                StandardCharsets.UTF_8);
+        return parse(file.toString(), new String(MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES),
+                StandardCharsets.UTF_8));
+    }
+
+    private static long parse(String file, String content) {
         int nl = content.indexOf('\n');
         if (content.isEmpty() || content.charAt(0) != 'v' || nl <= 0) {
             throw new IllegalStateException("Log file " + file

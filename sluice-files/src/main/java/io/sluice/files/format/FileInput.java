@@ -35,6 +35,10 @@ final class FileInput {
             throw new IOException("Cannot read " + file + ": it is compressed with " + codec + " (" + ext
                     + "), which is not supported; plain files, .gz and .deflate are read");
         }
+        java.util.Optional<io.sluice.files.fs.FileStorage> object = io.sluice.files.fs.ObjectFiles.owner(file);
+        if (object.isPresent()) {
+            return decompress(object.get().open(file), ext);
+        }
         // Opening a FIFO blocks until a writer comes, in a system call no interrupt ends: refuse what is not a
         // regular file (links followed) before opening it. The listing skips such files; this catches one that
         // replaced a listed file.
@@ -57,6 +61,26 @@ final class FileInput {
                 return new InflaterInputStream(raw, new Inflater(), BUFFER);
             }
             return raw;
+        } catch (IOException | RuntimeException e) {
+            raw.close();
+            throw e;
+        }
+    }
+
+    /** An object's stream decompressed by its name; an empty object is an empty input, .gz or not. */
+    private static InputStream decompress(InputStream raw, String ext) throws IOException {
+        try {
+            if (!ext.equals(".gz") && !ext.equals(".deflate")) {
+                return raw;
+            }
+            java.io.PushbackInputStream in = new java.io.PushbackInputStream(raw, 1);
+            int first = in.read();
+            if (first < 0) {
+                return in;
+            }
+            in.unread(first);
+            return ext.equals(".gz") ? new GZIPInputStream(in, BUFFER) : new InflaterInputStream(in, new Inflater(),
+                    BUFFER);
         } catch (IOException | RuntimeException e) {
             raw.close();
             throw e;

@@ -83,6 +83,24 @@ public interface FileStorage {
         }
     }
 
+    /**
+     * Parses a path option's value ({@code path}, {@code sourceArchiveDir}) into a path of this storage. The local
+     * disk refuses a scheme other than {@code file:} ({@link io.sluice.api.io.LocalPaths}); an object store
+     * accepts its own URIs and local paths (an archive on disk).
+     */
+    default Path parse(String option, String raw) {
+        return io.sluice.api.io.LocalPaths.of(option, raw);
+    }
+
+    /**
+     * Counts of listing work since this storage was made, for the source's metrics: on an object store
+     * {@code numListCalls} (prefix listings, each one or more requests of up to 1,000 keys) and
+     * {@code numKeysListed}. None on the local disk.
+     */
+    default java.util.Map<String, Long> listingCounts() {
+        return java.util.Map.of();
+    }
+
     /** Opens a file for reading. The stream's reads are interruptible (an interrupt closes it). */
     InputStream open(Path path) throws IOException;
 

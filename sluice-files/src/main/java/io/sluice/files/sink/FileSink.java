@@ -141,7 +141,7 @@ final class FileSink implements Sink {
         }
     }
 
-    private static int[] resolvePartitionColumns(FileSinkOptions options, StructType schema) {
+    static int[] resolvePartitionColumns(FileSinkOptions options, StructType schema) {
         List<String> cols = options.partitionBy;
         String value = String.join(",", cols);
         int[] out = new int[cols.size()];

@@ -8,6 +8,7 @@ import io.sluice.values.DateTimePatterns;
 import io.sluice.values.DateTimeWriter;
 import io.sluice.values.SparkTimestamps;
 import io.sluice.api.io.LocalPaths;
+import io.sluice.api.io.Storages;
 
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,10 @@ final class FileSinkOptions {
     final FileFormat.Writing writing;
     /** The path as the user gave it (for the sink's description, as Spark's {@code FileSink[path]}). */
     final String pathOption;
+    /** The local output folder; null when {@code path} is on an object store ({@link #outputUri}). */
     final Path outputDir;
+    /** The output folder's URI when it is on an object store (no trailing '/'); null for a local one. */
+    final String outputUri;
     final List<String> partitionBy;
     final boolean gzip;
     /** Long.MAX_VALUE when no retention is set. */
@@ -63,7 +67,16 @@ final class FileSinkOptions {
                 + "write format " + format.name()));
         this.pathOption = o.get("path").filter(p -> !p.isBlank()).orElseThrow(() ->
                 new InvalidOptionException("path", null, "'path' is not specified", true));
-        this.outputDir = toPath(pathOption);
+        if (Storages.isLocal(pathOption)) {
+            this.outputDir = toPath(pathOption);
+            this.outputUri = null;
+        } else {
+            // Refused here, before the query starts, when no module on the class path serves the scheme.
+            Storages.check("path", pathOption, Thread.currentThread().getContextClassLoader());
+            this.outputDir = null;
+            this.outputUri = pathOption.endsWith("/") ? pathOption.substring(0, pathOption.length() - 1)
+                    : pathOption;
+        }
         this.partitionBy = parsePartitionBy(o.get("partitionBy").orElse(""));
         String codec = writing.compressesItself() ? "none"
                 : o.get("compression").or(() -> o.get("codec")).orElse("none").trim().toLowerCase(Locale.ROOT);

@@ -50,11 +50,14 @@ public abstract class FileSinkProvider implements SinkProvider {
 
     @Override
     public final Optional<Path> localOutputFolder(Options options) {
-        return Optional.of(FileSinkOptions.parse(format, options).outputDir);
+        return Optional.ofNullable(FileSinkOptions.parse(format, options).outputDir); // none on an object store
     }
 
     @Override
     public final Sink createSink(SinkContext context) {
+        if (!io.sluice.api.io.Storages.isLocal(context.options().get("path").orElse(""))) {
+            return StoredFileSink.create(format, context);
+        }
         return FileSink.create(format, context);
     }
 }

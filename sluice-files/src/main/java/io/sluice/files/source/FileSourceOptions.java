@@ -91,8 +91,9 @@ record FileSourceOptions(
         boolean latestFirst = bool(o, LATEST_FIRST);
         boolean fileNameOnly = bool(o, FILE_NAME_ONLY);
         Optional<String> archiveDir = o.get(SOURCE_ARCHIVE_DIR);
-        // Checked even when cleanSource is off: an s3a:// value is a mistake either way.
-        archiveDir.ifPresent(d -> LocalPaths.of(SOURCE_ARCHIVE_DIR, d));
+        // Checked even when cleanSource is off: a scheme no module serves is a mistake either way.
+        archiveDir.ifPresent(d -> io.sluice.api.io.Storages.check(SOURCE_ARCHIVE_DIR, d,
+                Thread.currentThread().getContextClassLoader()));
         CleanSource clean = o.get(CLEAN_SOURCE).map(v -> {
             for (CleanSource c : CleanSource.values()) {
                 if (c.name().equals(v.toUpperCase(Locale.ROOT))) {

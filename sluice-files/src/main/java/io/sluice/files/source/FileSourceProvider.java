@@ -13,6 +13,7 @@ import io.sluice.api.types.StructType;
 import io.sluice.files.format.FileFormat;
 import io.sluice.files.fs.FileStatus;
 import io.sluice.files.fs.FileStorage;
+import io.sluice.files.fs.ObjectFileStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +64,9 @@ public abstract class FileSourceProvider implements SupportsPushDown {
     /** The source's own options, then the format's reading options. */
     @Override
     public final OptionSet options() {
-        return FileSourceOptionDefs.SOURCE.and(formats.options(format));
+        // fs.s3a.* (and spark.hadoop.fs.s3a.*) go to the object store of an s3a:// path, which declares and checks
+        // them (sluice-s3's S3Options), as Spark passes a source's options to Hadoop's configuration.
+        return FileSourceOptionDefs.SOURCE.and(formats.options(format)).withPrefixes("fs.", "spark.hadoop.");
     }
 
     @Override
@@ -74,8 +77,31 @@ public abstract class FileSourceProvider implements SupportsPushDown {
     @Override
     public final StructType resolveSchema(Options options, Optional<StructType> userSchema) {
         FileSourceOptions o = FileSourceOptions.parse(options);
+        FileStorage storage = storageFor(o, options);
+        try {
+            return resolveSchema(options, userSchema, o, storage);
+        } finally {
+            ObjectFileStorage.closeQuietly(storage);
+        }
+    }
+
+    /**
+     * The storage of the source's path: the local disk, or an object store by the path's scheme ({@code s3a://}),
+     * configured by the source's options ({@code fs.s3a.*}, as Spark passes source options to Hadoop).
+     */
+    private FileStorage storageFor(FileSourceOptions o, Options options) {
+        if (storage != FileStorage.local()) {
+            return storage; // a test's storage
+        }
+        return ObjectFileStorage.forPath(FileSourceOptions.PATH, o.path(), options.asMap());
+    }
+
+    private StructType resolveSchema(Options options, Optional<StructType> userSchema, FileSourceOptions o,
+                                     FileStorage storage) {
         SourcePath path = SourcePath.of(o, storage);
-        if (!path.isGlob() && status(path.pattern()).isEmpty()) {
+        // On an object store a prefix with no object is an empty folder (there are no folders): only a missing
+        // bucket fails there (the status call says so, naming it).
+        if (!path.isGlob() && status(storage, path.pattern()).isEmpty() && !(storage instanceof ObjectFileStorage)) {
             // A glob may match nothing yet; a plain path must exist, as in Spark.
             throw new InvalidOptionException(FileSourceOptions.PATH, o.path(),
                     "[PATH_NOT_FOUND] Path does not exist: " + storage.display(path.pattern()) + ".", true);
@@ -103,7 +129,7 @@ public abstract class FileSourceProvider implements SupportsPushDown {
         } else if (fixed.isPresent()) {
             schema = fixed.get();
         } else if (o.inferSchema()) {
-            schema = infer(options, path);
+            schema = infer(options, path, storage);
         } else {
             throw new IllegalArgumentException("Schema must be specified when creating a streaming source "
                     + "DataFrame. If some files already exist in the directory, then depending on the file format "
@@ -116,11 +142,11 @@ public abstract class FileSourceProvider implements SupportsPushDown {
         return schema;
     }
 
-    private Optional<FileStatus> status(Path p) {
+    private static Optional<FileStatus> status(FileStorage storage, Path p) {
         try {
             return storage.status(p);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + p, e);
+            throw new UncheckedIOException("Cannot read " + storage.display(p) + ": " + e.getMessage(), e);
         }
     }
 
@@ -128,7 +154,7 @@ public abstract class FileSourceProvider implements SupportsPushDown {
      * Infers the data schema from the newest files present now, then appends the {@code key=value} folder
      * columns that are not data columns, with guessed types.
      */
-    private StructType infer(Options options, SourcePath path) {
+    private StructType infer(Options options, SourcePath path, FileStorage storage) {
         List<FileStatus> files = new ArrayList<>();
         try {
             if (!path.isGlob() && SinkManifest.present(storage, path.base())) {
@@ -176,7 +202,11 @@ public abstract class FileSourceProvider implements SupportsPushDown {
     /** The folder of {@code path} before its first glob character. */
     @Override
     public final Optional<Path> localInputFolder(Options options) {
-        return Optional.of(SourcePath.parse(FileSourceOptions.parse(options).path(), storage).base());
+        String raw = FileSourceOptions.parse(options).path();
+        if (!io.sluice.api.io.Storages.isLocal(raw)) {
+            return Optional.empty(); // an object store: no local folder
+        }
+        return Optional.of(SourcePath.parse(raw, storage).base());
     }
 
     @Override
@@ -188,7 +218,14 @@ public abstract class FileSourceProvider implements SupportsPushDown {
             options = options.with(TIME_ZONE, context.sessionTimeZone().getId());
         }
         FileSourceOptions o = FileSourceOptions.parse(options);
-        return new FileStreamSource(format, options, o, context.schema(), formats, storage, context.metadataPath());
+        FileStorage storage = storageFor(o, options);
+        try {
+            return new FileStreamSource(format, options, o, context.schema(), formats, storage,
+                    context.metadataPath());
+        } catch (RuntimeException e) {
+            ObjectFileStorage.closeQuietly(storage);
+            throw e;
+        }
     }
 
     /** Inexact: used only on partition columns, to skip whole files ({@link FilePushDown}). */

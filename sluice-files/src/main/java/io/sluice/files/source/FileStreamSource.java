@@ -345,6 +345,9 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         log.committed(to, releasable);
     }
 
+    /** {@link FileStorage#listingCounts()} at the previous progress report. */
+    private Map<String, Long> lastListing = Map.of();
+
     @Override
     public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
         Map<String, String> m = new LinkedHashMap<>();
@@ -356,6 +359,13 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         m.put("numFilesOutstanding", Long.toString(backlogFiles));
         m.put("numBytesTaken", Long.toString(takenBytes));
         m.put("numFilesTaken", Long.toString(takenFiles));
+        // An object store's listing work since the previous progress report (one a trigger): prefix listings
+        // and keys listed, the cost of "huge directories" (none on the local disk).
+        Map<String, Long> listing = storage.listingCounts();
+        for (Map.Entry<String, Long> e : listing.entrySet()) {
+            m.put(e.getKey(), Long.toString(e.getValue() - lastListing.getOrDefault(e.getKey(), 0L)));
+        }
+        lastListing = listing;
         // The format readers' own counts (Parquet's row groups read and skipped), summed over the layouts.
         Map<String, Long> formatCounts = new java.util.TreeMap<>();
         for (io.sluice.files.format.FileFormatReader r : planner.readers.values()) {
@@ -369,6 +379,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     public void stop() {
         unread = null;
         availableNow = null;
+        io.sluice.files.fs.ObjectFileStorage.closeQuietly(storage); // an object store's client and connections
     }
 
     @Override

@@ -57,7 +57,8 @@ final class SourceCleaner {
         LOG.warn("cleanSource={}: each file is {} once the batch that read it has committed. Run only one "
                         + "query with cleanSource on {}: another query reading the same files would miss the "
                         + "ones this query removes first, or fail on them", opts.cleanSource().name().toLowerCase(
-                        Locale.ROOT), archive == null ? "deleted" : "moved under " + archive, source);
+                        Locale.ROOT), archive == null ? "deleted" : "moved under " + storage.display(archive),
+                storage.display(source.pattern()));
         return new SourceCleaner(storage, source.base(), archive, metadataPath.resolve(MARKER));
     }
 
@@ -142,34 +143,34 @@ final class SourceCleaner {
             Optional<FileStatus> s = storage.status(file);
             if (s.isEmpty()) {
                 LOG.warn("Cannot {} {}: it no longer exists. Is another query with cleanSource reading the same "
-                        + "files?", archiveDir == null ? "delete" : "archive", file);
+                        + "files?", archiveDir == null ? "delete" : "archive", storage.display(file));
                 return;
             }
             if (s.get().modificationTime() != entry.timestamp()) {
                 LOG.warn("Not cleaning {}: it was modified after it was read (modification time {} then, {} now); "
-                        + "it is left in place", file, entry.timestamp(), s.get().modificationTime());
+                        + "it is left in place", storage.display(file), entry.timestamp(), s.get().modificationTime());
                 return;
             }
         } catch (IOException e) {
-            LOG.warn("Cannot check {} before cleaning it / skip", file, e);
+            LOG.warn("Cannot check {} before cleaning it / skip", storage.display(file), e);
             return;
         }
         if (archiveDir == null) {
             try {
                 if (!storage.delete(file)) {
-                    LOG.warn("Failed to remove {} / skip removing file.", file);
+                    LOG.warn("Failed to remove {} / skip removing file.", storage.display(file));
                 }
             } catch (IOException | RuntimeException e) {
-                LOG.warn("Fail to remove {} / skip removing file.", file, e);
+                LOG.warn("Fail to remove {} / skip removing file.", storage.display(file), e);
             }
             return;
         }
         Path target = archiveTarget(file);
         try {
-            LOG.debug("Archiving completed file {} to {}", file, target);
+            LOG.debug("Archiving completed file {} to {}", storage.display(file), storage.display(target));
             storage.move(file, target);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("Fail to move {} to {} / skip moving file.", file, target, e);
+            LOG.warn("Fail to move {} to {} / skip moving file.", storage.display(file), storage.display(target), e);
         }
     }
 }

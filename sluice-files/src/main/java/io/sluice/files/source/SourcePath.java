@@ -134,7 +134,7 @@ final class SourcePath {
                         + "path", true);
             }
         }
-        Path pattern = LocalPaths.of(option, raw);
+        Path pattern = storage.parse(option, raw);
         List<String> components = new ArrayList<>();
         for (Path p : pattern) {
             components.add(p.toString());

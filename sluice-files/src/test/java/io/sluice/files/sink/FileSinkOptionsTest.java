@@ -77,9 +77,9 @@ class FileSinkOptionsTest {
         fails("json", "v long", "Invalid value 'yyyy-MM-dd'T' for option 'timestampFormat': a datetime pattern is "
                 + "accepted (Pattern ends with an incomplete string literal: uuuu-MM-dd'T)", "timestampFormat",
                 "yyyy-MM-dd'T");
-        fails("json", "v long", "Invalid value 'ftp://host/x' for option 'path': the scheme 'ftp' is not supported: "
-                + "Sluice reads and writes local paths only; give a plain path (/data/in) or a file: URI "
-                + "(file:/data/in, file:///data/in)", "path", "ftp://host/x");
+        fails("json", "v long", "Invalid value 'ftp://host/x' for option 'path': the scheme 'ftp' of ftp://host/x "
+                + "has no storage on the class path: Sluice supports local paths (/data/in, file:/data/in) and, with "
+                + "the module sluice-s3, s3:// and s3a://", "path", "ftp://host/x");
         valid("json", "v long", "compression", "GZIP", "retention", "7d", "cleanupDelay", "0", "timeZone",
                 "Europe/Paris", "encoding", "utf-8", "dateFormat", "dd/MM/yyyy");
     }
@@ -94,8 +94,10 @@ class FileSinkOptionsTest {
                 assertThatThrownBy(() -> p.validate(Options.of(Map.of("path", path))))
                         .isInstanceOf(InvalidOptionException.class)
                         .hasMessage("Invalid value '" + path + "' for option 'path': the scheme '" + scheme
-                                + "' is not supported: Sluice reads and writes local paths only; give a plain path "
-                                + "(/data/in) or a file: URI (file:/data/in, file:///data/in)");
+                                + "' of " + path + " has no storage on the class path: " + (scheme.startsWith("s3")
+                                ? "add the module sluice-s3 (its jar, or its plugin jar for the sluice CLI)"
+                                : "Sluice supports local paths (/data/in, file:/data/in) and, with the module "
+                                + "sluice-s3, s3:// and s3a://"));
             }
             assertThat(Path.of(scheme + ":")).doesNotExist();
         }

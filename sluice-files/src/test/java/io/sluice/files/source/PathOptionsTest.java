@@ -33,10 +33,14 @@ class PathOptionsTest {
         h = new Harness(in, Files.createDirectories(tmp.resolve("chk/sources/0")));
     }
 
+    /** A scheme no module on the class path serves (sluice-s3 is not on this module's): the message names it. */
     private static String notSupported(String value, String option) {
-        return "Invalid value '" + value + "' for option '" + option + "': the scheme '"
-                + value.substring(0, value.indexOf(':')) + "' is not supported: Sluice reads and writes local paths "
-                + "only; give a plain path (/data/in) or a file: URI (file:/data/in, file:///data/in)";
+        String scheme = value.substring(0, value.indexOf(':'));
+        return "Invalid value '" + value + "' for option '" + option + "': the scheme '" + scheme + "' of " + value
+                + " has no storage on the class path: " + (scheme.startsWith("s3")
+                ? "add the module sluice-s3 (its jar, or its plugin jar for the sluice CLI)"
+                : "Sluice supports local paths (/data/in, file:/data/in) and, with the module sluice-s3, s3:// and "
+                + "s3a://");
     }
 
     @ParameterizedTest
