@@ -69,7 +69,7 @@ public final class Sluice implements AutoCloseable {
         return config(CHECKPOINT_LEASE_TIMEOUT).map(Builder::leaseTimeoutMs).orElse(DEFAULT_CHECKPOINT_LEASE_TIMEOUT_MS);
     }
 
-    /** Where providers (sources, sinks, storages) are looked up. */
+    /** Where providers (sources, sinks, storages, state stores) are looked up. */
     ClassLoader classLoader() {
         return loader;
     }
@@ -291,11 +291,6 @@ public final class Sluice implements AutoCloseable {
 
     UnknownOptions unknownOptions() {
         return unknownOptions;
-    }
-
-    /** The class loader providers are found on (state stores too). */
-    ClassLoader classLoader() {
-        return loader;
     }
 
     ExecutorService readers() {
