@@ -35,7 +35,9 @@ final class Plugins {
     /** The project's plugins. A new one: its module builds {@code target/<jar>}, and is listed here. */
     static final List<Known> KNOWN = List.of(
             new Known("sluice-parquet", "sluice-parquet-plugin.jar", List.of("parquet")),
-            new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")));
+            new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")),
+            // No format: the s3:// and s3a:// storage (the file source, the file sink, checkpoints).
+            new Known("sluice-s3", "sluice-s3-plugin.jar", List.of()));
 
     private Plugins() {
     }
