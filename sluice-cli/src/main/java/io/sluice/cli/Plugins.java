@@ -37,7 +37,9 @@ final class Plugins {
             new Known("sluice-parquet", "sluice-parquet-plugin.jar", List.of("parquet")),
             new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")),
             // No format: the RocksDB state store, chosen by --conf spark.sql.streaming.stateStore.providerClass=...
-            new Known("sluice-rocksdb", "sluice-rocksdb-plugin.jar", List.of()));
+            new Known("sluice-rocksdb", "sluice-rocksdb-plugin.jar", List.of()),
+            // No format: the s3:// and s3a:// storage (the file source, the file sink, checkpoints).
+            new Known("sluice-s3", "sluice-s3-plugin.jar", List.of()));
 
     private Plugins() {
     }

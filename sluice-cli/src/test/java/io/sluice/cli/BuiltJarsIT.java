@@ -159,7 +159,8 @@ class BuiltJarsIT {
         }
         try (JarFile jar = new JarFile(CLI_JAR.toFile())) {
             assertThat(jar.stream().map(ZipEntry::getName)).noneMatch(e -> e.startsWith("org/apache/parquet/")
-                    || e.startsWith("io/sluice/parquet/"));
+                    || e.startsWith("io/sluice/parquet/") || e.startsWith("software/amazon/awssdk/")
+                    || e.startsWith("io/sluice/s3/"));
         }
     }
 

@@ -75,7 +75,7 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
         Storages.check(option, raw, Thread.currentThread().getContextClassLoader());
         try {
             String scheme = LocalPaths.scheme(raw).orElseThrow();
-            return new ObjectFileStorage(Storages.of(raw, conf), scheme);
+            return new ObjectFileStorage(Storages.of(raw, Storages.conf(Map.of(), conf)), scheme);
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }
