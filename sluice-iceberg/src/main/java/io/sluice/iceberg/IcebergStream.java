@@ -36,6 +36,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * One run of the Iceberg source: iceberg-spark's SparkMicroBatchStream on Sluice's contract. Offsets, the
@@ -97,6 +98,37 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
     @Override
     public Offset deserializeOffset(String json) {
         return StreamingOffset.fromJson(json);
+    }
+
+    /**
+     * Snapshot ids are not ordered: an offset is before another when its snapshot is an ancestor of the other's,
+     * or the same snapshot at a smaller position. (S, n) after all of S's files and (next of S, 0) are the same
+     * point, written either way by iceberg-spark.
+     */
+    @Override
+    public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        StreamingOffset prev = (StreamingOffset) previousEnd;
+        StreamingOffset now = (StreamingOffset) end;
+        if (now.equals(StreamingOffset.START) && !prev.equals(StreamingOffset.START)) {
+            return Optional.of("snapshot_id -1 is before " + prev.snapshotId());
+        }
+        if (prev.equals(StreamingOffset.START) || now.equals(StreamingOffset.START)) {
+            return Optional.empty();
+        }
+        if (now.snapshotId() == prev.snapshotId()) {
+            return now.position() < prev.position() ? Optional.of("position " + now.position() + " of snapshot "
+                    + now.snapshotId() + " is before " + prev.position()) : Optional.empty();
+        }
+        table.refresh();
+        if (table.snapshot(now.snapshotId()) != null && table.snapshot(prev.snapshotId()) != null
+                && SnapshotUtil.isAncestorOf(table, prev.snapshotId(), now.snapshotId())) {
+            Snapshot after = SnapshotUtil.snapshotAfter(table, now.snapshotId());
+            boolean samePoint = after.snapshotId() == prev.snapshotId() && prev.position() == 0
+                    && now.position() >= addedFilesCount(table.snapshot(now.snapshotId()));
+            return samePoint ? Optional.empty() : Optional.of("snapshot " + now.snapshotId()
+                    + " is an ancestor of " + prev.snapshotId());
+        }
+        return Optional.empty();
     }
 
     @Override
