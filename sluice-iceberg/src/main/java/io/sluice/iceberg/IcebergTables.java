@@ -29,12 +29,13 @@ final class IcebergTables implements Closeable {
     private final String path;
     private final TableIdentifier identifier;
     private final Catalog catalog;
-    private final Configuration conf = new Configuration();
+    private final Configuration conf;
 
-    private IcebergTables(String path, TableIdentifier identifier, Catalog catalog) {
+    private IcebergTables(String path, TableIdentifier identifier, Catalog catalog, Configuration conf) {
         this.path = path;
         this.identifier = identifier;
         this.catalog = catalog;
+        this.conf = conf;
     }
 
     /** @throws InvalidOptionException when neither or both of path and table are given, or a bad catalog */
@@ -50,7 +51,7 @@ final class IcebergTables implements Closeable {
         }
         if (path.isPresent()) {
             String location = LocalPaths.of(IcebergOptions.PATH, path.get()).toAbsolutePath().toString();
-            return new IcebergTables(location, null, null);
+            return new IcebergTables(location, null, null, new Configuration());
         }
         Map<String, String> props = options.withPrefix(IcebergOptions.CATALOG_PREFIX);
         if (props.isEmpty()) {
@@ -59,16 +60,6 @@ final class IcebergTables implements Closeable {
                     + "catalog.uri..., or name the table through a catalog configured on the engine "
                     + "(spark.sql.catalog.<name>)", true);
         }
-        String name = options.get(IcebergOptions.CATALOG).orElse("iceberg");
-        IcebergTables t = new IcebergTables(null, null, null);
-        Catalog catalog;
-        try {
-            catalog = CatalogUtil.buildIcebergCatalog(name, props, t.conf);
-        } catch (RuntimeException e) {
-            throw new InvalidOptionException(IcebergOptions.CATALOG_PREFIX + "type", props.get("type"),
-                    "Cannot build Iceberg catalog '" + name + "' from " + props.keySet() + ": " + e.getMessage(),
-                    true);
-        }
         TableIdentifier id;
         try {
             id = TableIdentifier.parse(table.get());
@@ -76,7 +67,18 @@ final class IcebergTables implements Closeable {
             throw new InvalidOptionException(IcebergOptions.TABLE, table.get(), "a namespace.table identifier is "
                     + "accepted");
         }
-        return new IcebergTables(null, id, catalog);
+        String name = options.get(IcebergOptions.CATALOG).orElse("iceberg");
+        // Hadoop's defaults (core-default.xml): the local file system for HadoopTables and HadoopCatalog.
+        Configuration conf = new Configuration();
+        Catalog catalog;
+        try {
+            catalog = CatalogUtil.buildIcebergCatalog(name, props, conf);
+        } catch (RuntimeException e) {
+            throw new InvalidOptionException(IcebergOptions.CATALOG_PREFIX + "type", props.get("type"),
+                    "Cannot build Iceberg catalog '" + name + "' from " + props.keySet() + ": " + e.getMessage(),
+                    true);
+        }
+        return new IcebergTables(null, id, catalog, conf);
     }
 
     /** How the table is named in messages. */
