@@ -39,7 +39,8 @@ final class Plugins {
             // No format: the RocksDB state store, chosen by --conf spark.sql.streaming.stateStore.providerClass=...
             new Known("sluice-rocksdb", "sluice-rocksdb-plugin.jar", List.of()),
             // No format: the s3:// and s3a:// storage (the file source, the file sink, checkpoints).
-            new Known("sluice-s3", "sluice-s3-plugin.jar", List.of()));
+            new Known("sluice-s3", "sluice-s3-plugin.jar", List.of()),
+            new Known("sluice-iceberg", "sluice-iceberg-plugin.jar", List.of("iceberg")));
 
     private Plugins() {
     }
