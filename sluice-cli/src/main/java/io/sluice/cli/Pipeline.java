@@ -8,13 +8,23 @@ import java.util.Map;
 /**
  * The settings of one pipeline, from a pipeline file, from flags, or both merged ({@link #overriddenBy}). A null
  * field was not given. Option maps keep the order given; keys are case-insensitive, as the engine treats them.
- * {@code conf} is the engine configuration ({@code Sluice.builder().config(..)}), merged the same way.
+ * {@code conf} is the engine configuration ({@code Sluice.builder().config(..)}), merged the same way;
+ * {@code serving} the metrics endpoint, web UI and OTLP export ({@link Serving}), merged setting by setting.
  */
 record Pipeline(String name, String sourceFormat, Map<String, String> sourceOptions, String schema,
                 List<Transform> transforms, String sinkFormat, Map<String, String> sinkOptions,
-                String checkpoint, TriggerSpec trigger, String progressFile, Map<String, String> conf) {
+                String checkpoint, TriggerSpec trigger, String progressFile, Map<String, String> conf,
+                Serving serving) {
+
+    Pipeline(String name, String sourceFormat, Map<String, String> sourceOptions, String schema,
+             List<Transform> transforms, String sinkFormat, Map<String, String> sinkOptions, String checkpoint,
+             TriggerSpec trigger, String progressFile, Map<String, String> conf) {
+        this(name, sourceFormat, sourceOptions, schema, transforms, sinkFormat, sinkOptions, checkpoint, trigger,
+                progressFile, conf, Serving.NONE);
+    }
 
     Pipeline {
+        serving = serving == null ? Serving.NONE : serving;
         sourceOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sourceOptions));
         sinkOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sinkOptions));
         conf = Collections.unmodifiableMap(new LinkedHashMap<>(conf));
@@ -42,7 +52,8 @@ record Pipeline(String name, String sourceFormat, Map<String, String> sourceOpti
                 pick(flags.checkpoint, checkpoint),
                 pick(flags.trigger, trigger),
                 pick(flags.progressFile, progressFile),
-                merge(conf, flags.conf));
+                merge(conf, flags.conf),
+                serving.overriddenBy(flags.serving));
     }
 
     /** The trigger to run with: the one given, or back-to-back batches. */

@@ -28,14 +28,18 @@ final class Plugins {
     /** The folder beside sluice.jar that the build fills. */
     static final String FOLDER = "plugins";
 
-    /** A plugin the project builds: its jar's file name and the formats (sources, sinks) it brings. */
+    /**
+     * A plugin the project builds: its jar's file name and the formats (sources, sinks) it brings; none for one that
+     * brings something else (sluice-otlp: the OTLP export of the metrics, found as a {@code MetricsExporter}).
+     */
     record Known(String module, String jar, List<String> formats) {
     }
 
     /** The project's plugins. A new one: its module builds {@code target/<jar>}, and is listed here. */
     static final List<Known> KNOWN = List.of(
             new Known("sluice-parquet", "sluice-parquet-plugin.jar", List.of("parquet")),
-            new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")));
+            new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")),
+            new Known("sluice-otlp", "sluice-otlp-plugin.jar", List.of()));
 
     private Plugins() {
     }
@@ -117,12 +121,21 @@ final class Plugins {
         String format = m.group(2).toLowerCase(Locale.ROOT);
         for (Known k : KNOWN) {
             if (k.formats().contains(format)) {
-                return Optional.of("The " + m.group(1) + " format '" + format + "' is in the plugin " + k.jar()
-                        + ", which is not in " + built + " nor in the --plugins folder: build it with `mvn -pl "
-                        + k.module() + " -am package -DskipTests` (bin/sluice builds it with the CLI) and put "
-                        + k.module() + "/target/" + k.jar() + " in " + built + " or in the folder given to --plugins");
+                return Optional.of(missing(k, "The " + m.group(1) + " format '" + format + "'", built));
             }
         }
         return Optional.empty();
+    }
+
+    /** {@code <what> is in the plugin <jar>, which is not in ...: build it with ...} for the known {@code module}. */
+    static String missing(String module, String what, Path built) {
+        return missing(KNOWN.stream().filter(k -> k.module().equals(module)).findFirst().orElseThrow(), what, built);
+    }
+
+    private static String missing(Known k, String what, Path built) {
+        return what + " is in the plugin " + k.jar() + ", which is not in " + built + " nor in the --plugins folder: "
+                + "build it with `mvn -pl " + k.module() + " -am package -DskipTests` (bin/sluice builds it with the "
+                + "CLI) and put " + k.module() + "/target/" + k.jar() + " in " + built + " or in the folder given to "
+                + "--plugins";
     }
 }
