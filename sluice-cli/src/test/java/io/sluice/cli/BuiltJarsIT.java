@@ -153,13 +153,17 @@ class BuiltJarsIT {
                 expected.add(k.jar());
             }
         }
-        assertThat(expected).contains("sluice-parquet-plugin.jar");
+        assertThat(expected).contains("sluice-parquet-plugin.jar", "sluice-otlp-plugin.jar");
         try (var files = Files.list(folder)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrderElementsOf(expected);
         }
         try (JarFile jar = new JarFile(CLI_JAR.toFile())) {
             assertThat(jar.stream().map(ZipEntry::getName)).noneMatch(e -> e.startsWith("org/apache/parquet/")
                     || e.startsWith("io/sluice/parquet/"));
+            // Nor the OTLP export's libraries: they are in sluice-otlp-plugin.jar.
+            assertThat(jar.stream().map(ZipEntry::getName)).noneMatch(e -> e.startsWith("io/sluice/otlp/")
+                    || e.startsWith("io/micrometer/registry/otlp/") || e.startsWith("io/opentelemetry/proto/")
+                    || e.startsWith("com/google/protobuf/"));
         }
     }
 
