@@ -10,26 +10,28 @@ import java.util.Map;
  * field was not given. Option maps keep the order given; keys are case-insensitive, as the engine treats them.
  * {@code conf} is the engine configuration ({@code Sluice.builder().config(..)}), merged the same way.
  * {@code outputMode} is append, update or complete (checked); {@code sql} a {@code SELECT ... FROM source} applied
- * after the transforms ({@code StreamFrame.sql}); {@code watermark} a {@link WatermarkSpec}.
+ * after the transforms ({@code StreamFrame.sql}); {@code watermark} a {@link WatermarkSpec};
+ * {@code serving} the metrics endpoint, web UI and OTLP export ({@link Serving}), merged setting by setting.
  */
 record Pipeline(String name, String sourceFormat, Map<String, String> sourceOptions, String schema,
                 List<Transform> transforms, String sinkFormat, Map<String, String> sinkOptions,
                 String checkpoint, TriggerSpec trigger, String progressFile, Map<String, String> conf,
-                String outputMode, String sql, WatermarkSpec watermark) {
+                String outputMode, String sql, WatermarkSpec watermark, Serving serving) {
 
     Pipeline {
+        serving = serving == null ? Serving.NONE : serving;
         sourceOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sourceOptions));
         sinkOptions = Collections.unmodifiableMap(new LinkedHashMap<>(sinkOptions));
         conf = Collections.unmodifiableMap(new LinkedHashMap<>(conf));
         transforms = transforms == null ? null : List.copyOf(transforms);
     }
 
-    /** A pipeline without an output mode, a SQL query or a watermark. */
+    /** A pipeline without an output mode, a SQL query, a watermark or serving settings. */
     Pipeline(String name, String sourceFormat, Map<String, String> sourceOptions, String schema,
              List<Transform> transforms, String sinkFormat, Map<String, String> sinkOptions,
              String checkpoint, TriggerSpec trigger, String progressFile, Map<String, String> conf) {
         this(name, sourceFormat, sourceOptions, schema, transforms, sinkFormat, sinkOptions, checkpoint, trigger,
-                progressFile, conf, null, null, null);
+                progressFile, conf, null, null, null, Serving.NONE);
     }
 
     static Pipeline empty() {
@@ -56,7 +58,8 @@ record Pipeline(String name, String sourceFormat, Map<String, String> sourceOpti
                 merge(conf, flags.conf),
                 pick(flags.outputMode, outputMode),
                 pick(flags.sql, sql),
-                pick(flags.watermark, watermark));
+                pick(flags.watermark, watermark),
+                serving.overriddenBy(flags.serving));
     }
 
     /** The trigger to run with: the one given, or back-to-back batches. */

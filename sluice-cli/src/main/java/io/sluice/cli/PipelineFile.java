@@ -34,6 +34,11 @@ import java.util.Map;
  * outputMode: append
  * sql: SELECT id, amount FROM source WHERE amount > 10
  * watermark: "timestamp, 10 seconds"
+ * metricsPort: 9400
+ * uiPort: 4040
+ * otlpEndpoint: http://localhost:4318/v1/metrics
+ * otlpStep: 30s
+ * otlpHeaders: {Authorization: Bearer ...}
  * </pre>
  * Every key is checked: an unknown key, a value of the wrong shape or a bad trigger or transform fails with the
  * file, the line and what is accepted. Scalars keep their text as written ({@code 1e3} stays {@code 1e3}). A key
@@ -41,7 +46,8 @@ import java.util.Map;
  */
 final class PipelineFile {
     static final List<String> TOP_KEYS = List.of("name", "source", "transforms", "sink", "checkpoint", "trigger",
-            "progressFile", "conf", "outputMode", "sql", "watermark");
+            "progressFile", "conf", "outputMode", "sql", "watermark", "metricsPort", "metricsHost", "uiPort", "uiHost",
+            "otlpEndpoint", "otlpStep", "otlpHeaders");
     static final List<String> SOURCE_KEYS = List.of("format", "options", "schema");
     static final List<String> SINK_KEYS = List.of("format", "options");
 
@@ -151,7 +157,51 @@ final class PipelineFile {
         return new Pipeline(scalar(top.get("name"), "name"), sourceFormat, sourceOptions, schema,
                 transforms(top.get("transforms")), sinkFormat, sinkOptions, scalar(top.get("checkpoint"), "checkpoint"),
                 trigger, scalar(top.get("progressFile"), "progressFile"), options(top.get("conf"), "conf"),
-                outputMode, scalar(top.get("sql"), "sql"), watermark);
+                outputMode, scalar(top.get("sql"), "sql"), watermark, serving(top));
+    }
+
+    /** {@code metricsPort}, {@code uiPort}...: the ports are checked here, with their line. */
+    private Serving serving(Mapping top) {
+        Integer metricsPort = port(top.get("metricsPort"), "metricsPort");
+        Integer uiPort = port(top.get("uiPort"), "uiPort");
+        String metricsHost = scalar(top.get("metricsHost"), "metricsHost");
+        String uiHost = scalar(top.get("uiHost"), "uiHost");
+        if (metricsHost != null && metricsPort == null) {
+            throw problem(top.get("metricsHost").line(), "metricsHost needs metricsPort");
+        }
+        if (uiHost != null && uiPort == null) {
+            throw problem(top.get("uiHost").line(), "uiHost needs uiPort");
+        }
+        String endpoint = scalar(top.get("otlpEndpoint"), "otlpEndpoint");
+        String step = scalar(top.get("otlpStep"), "otlpStep");
+        Map<String, String> headers = options(top.get("otlpHeaders"), "otlpHeaders");
+        if (endpoint == null && step != null) {
+            throw problem(top.get("otlpStep").line(), "otlpStep needs otlpEndpoint");
+        }
+        if (endpoint == null && !headers.isEmpty()) {
+            throw problem(top.get("otlpHeaders").line(), "otlpHeaders needs otlpEndpoint");
+        }
+        for (Map.Entry<String, String> h : headers.entrySet()) {
+            if (h.getKey().contains(",") || h.getValue().contains(",")) {
+                // Micrometer's otlp.headers is key1=value1,key2=value2: a comma cannot be carried. The value may
+                // be a secret: not repeated.
+                throw problem(top.get("otlpHeaders").line(), "'otlpHeaders." + h.getKey() + "': a header's name or "
+                        + "value cannot contain ','");
+            }
+        }
+        return new Serving(metricsPort, metricsHost, uiPort, uiHost, endpoint, step, headers);
+    }
+
+    private Integer port(Node node, String what) {
+        String text = scalar(node, what);
+        if (text == null) {
+            return null;
+        }
+        Integer port = RunCommand.port(text);
+        if (port == null) {
+            throw problem(node.line(), "invalid " + what + " '" + text + "': expected 0 to 65535");
+        }
+        return port;
     }
 
     /** Items: {@code "where: cond"} / {@code "select: a, b"} as text, or {@code where: cond} / {@code select: [a, b]}. */

@@ -28,7 +28,10 @@ final class Plugins {
     /** The folder beside sluice.jar that the build fills. */
     static final String FOLDER = "plugins";
 
-    /** A plugin the project builds: its jar's file name and the formats (sources, sinks) it brings. */
+    /**
+     * A plugin the project builds: its jar's file name and the formats (sources, sinks) it brings; none for one that
+     * brings something else (sluice-otlp: the OTLP export of the metrics, found as a {@code MetricsExporter}).
+     */
     record Known(String module, String jar, List<String> formats) {
     }
 
@@ -40,7 +43,8 @@ final class Plugins {
             new Known("sluice-rocksdb", "sluice-rocksdb-plugin.jar", List.of()),
             // No format: the s3:// and s3a:// storage (the file source, the file sink, checkpoints).
             new Known("sluice-s3", "sluice-s3-plugin.jar", List.of()),
-            new Known("sluice-iceberg", "sluice-iceberg-plugin.jar", List.of("iceberg")));
+            new Known("sluice-iceberg", "sluice-iceberg-plugin.jar", List.of("iceberg")),
+            new Known("sluice-otlp", "sluice-otlp-plugin.jar", List.of()));
 
     private Plugins() {
     }
@@ -122,12 +126,21 @@ final class Plugins {
         String format = m.group(2).toLowerCase(Locale.ROOT);
         for (Known k : KNOWN) {
             if (k.formats().contains(format)) {
-                return Optional.of("The " + m.group(1) + " format '" + format + "' is in the plugin " + k.jar()
-                        + ", which is not in " + built + " nor in the --plugins folder: build it with `mvn -pl "
-                        + k.module() + " -am package -DskipTests` (bin/sluice builds it with the CLI) and put "
-                        + k.module() + "/target/" + k.jar() + " in " + built + " or in the folder given to --plugins");
+                return Optional.of(missing(k, "The " + m.group(1) + " format '" + format + "'", built));
             }
         }
         return Optional.empty();
+    }
+
+    /** {@code <what> is in the plugin <jar>, which is not in ...: build it with ...} for the known {@code module}. */
+    static String missing(String module, String what, Path built) {
+        return missing(KNOWN.stream().filter(k -> k.module().equals(module)).findFirst().orElseThrow(), what, built);
+    }
+
+    private static String missing(Known k, String what, Path built) {
+        return what + " is in the plugin " + k.jar() + ", which is not in " + built + " nor in the --plugins folder: "
+                + "build it with `mvn -pl " + k.module() + " -am package -DskipTests` (bin/sluice builds it with the "
+                + "CLI) and put " + k.module() + "/target/" + k.jar() + " in " + built + " or in the folder given to "
+                + "--plugins";
     }
 }

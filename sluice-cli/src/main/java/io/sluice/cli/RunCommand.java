@@ -7,6 +7,7 @@ import io.sluice.api.types.StructType;
 import io.sluice.core.DataStreamReader;
 import io.sluice.core.DataStreamWriter;
 import io.sluice.core.Sluice;
+import io.sluice.metrics.MetricsExporter;
 import io.sluice.metrics.SluiceServer;
 import io.sluice.metrics.SluiceUi;
 import io.sluice.core.StreamFrame;
@@ -146,6 +147,19 @@ final class RunCommand implements Callable<Integer> {
             description = "The address --ui-port binds; default 127.0.0.1 (this machine only).")
     String uiHost;
 
+    @Option(names = "--otlp-endpoint", paramLabel = "URL",
+            description = "Push the metrics to an OpenTelemetry collector's OTLP/HTTP endpoint while the query runs, "
+                    + "e.g. http://localhost:4318/v1/metrics (the plugin sluice-otlp-plugin.jar). Off by default.")
+    String otlpEndpoint;
+
+    @Option(names = "--otlp-step", paramLabel = "TIME",
+            description = "How often --otlp-endpoint is pushed to, e.g. 30s; default 1m (and once at the end).")
+    String otlpStep;
+
+    @Option(names = "--otlp-header", paramLabel = "KEY=VALUE",
+            description = "An HTTP header of every OTLP push, e.g. Authorization=Bearer... (repeatable).")
+    List<String> otlpHeaders = new ArrayList<>();
+
     @Option(names = "--plain", description = "One plain line per batch, even on a terminal.")
     boolean plain;
 
@@ -225,10 +239,25 @@ final class RunCommand implements Callable<Integer> {
         if (plugins != null) {
             localPath("--plugins", plugins);
         }
+        Serving serving = servingFlags();
         Pipeline flags = new Pipeline(name, source, srcOpts, schema, steps, sink, sinkOpts, checkpoint, trig,
-                progressFile, confs, mode, sql, wm);
+                progressFile, confs, mode, sql, wm, serving);
         Pipeline fromFile = pipelineFile == null ? Pipeline.empty() : PipelineFile.read(pipelineFile);
         Pipeline merged = fromFile.overriddenBy(flags);
+        Serving both = merged.serving();
+        // A host or an OTLP setting given by a flag needs its port or endpoint from a flag or the file.
+        if (metricsHost != null && both.metricsPort() == null) {
+            throw usage("--metrics-host needs --metrics-port");
+        }
+        if (uiHost != null && both.uiPort() == null) {
+            throw usage("--ui-host needs --ui-port");
+        }
+        if (otlpStep != null && both.otlpEndpoint() == null) {
+            throw usage("--otlp-step needs --otlp-endpoint");
+        }
+        if (!otlpHeaders.isEmpty() && both.otlpEndpoint() == null) {
+            throw usage("--otlp-header needs --otlp-endpoint");
+        }
         reporter.redactor(merged.redactor());
         if (checkpoint == null && merged.checkpoint() != null && Storages.isLocal(merged.checkpoint())) {
             filePath("checkpoint", merged.checkpoint());
@@ -251,6 +280,41 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return merged;
+    }
+
+    /** The serving flags, checked: ports in range, headers as KEY=VALUE without a comma. */
+    private Serving servingFlags() {
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+            throw usage("Invalid --metrics-port " + metricsPort + ": expected 0 to 65535");
+        }
+        if (uiPort != null && (uiPort < 0 || uiPort > 65535)) {
+            throw usage("Invalid --ui-port " + uiPort + ": expected 0 to 65535");
+        }
+        if (metricsHost != null && metricsPort == null && pipelineFile == null) {
+            throw usage("--metrics-host needs --metrics-port");
+        }
+        if (uiHost != null && uiPort == null && pipelineFile == null) {
+            throw usage("--ui-host needs --ui-port");
+        }
+        Map<String, String> headers = keyValues("--otlp-header", otlpHeaders);
+        for (Map.Entry<String, String> h : headers.entrySet()) {
+            if (h.getKey().contains(",") || h.getValue().contains(",")) {
+                // Micrometer's otlp.headers is key1=value1,key2=value2; the value may be a secret: not repeated.
+                throw usage("Invalid --otlp-header '" + h.getKey() + "=...': a header's name or value cannot "
+                        + "contain ','");
+            }
+        }
+        return new Serving(metricsPort, metricsHost, uiPort, uiHost, otlpEndpoint, otlpStep, headers);
+    }
+
+    /** A port 0 to 65535 as text, or null when it is not one. */
+    static Integer port(String text) {
+        try {
+            int port = Integer.parseInt(text.strip());
+            return port >= 0 && port <= 65535 ? port : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     private int run(Pipeline p) throws Exception {
@@ -289,20 +353,14 @@ final class RunCommand implements Callable<Integer> {
             }
             builder.dataSourceFiles(f);
         }
-        if (metricsHost != null && metricsPort == null) {
-            throw usage("--metrics-host needs --metrics-port");
-        }
-        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
-            throw usage("Invalid --metrics-port " + metricsPort + ": expected 0 to 65535");
-        }
-        if (uiHost != null && uiPort == null) {
-            throw usage("--ui-host needs --ui-port");
-        }
-        if (uiPort != null && (uiPort < 0 || uiPort > 65535)) {
-            throw usage("Invalid --ui-port " + uiPort + ": expected 0 to 65535");
-        }
+        Serving serve = p.serving();
+        Integer metricsPort = serve.metricsPort();
+        String metricsHost = serve.metricsHost();
+        Integer uiPort = serve.uiPort();
+        String uiHost = serve.uiHost();
         SluiceServer server = null;
         SluiceServer uiServer = null;
+        AutoCloseable otlp = null;
         try (Sluice sluice = builder.build()) {
             if (uiPort != null) {
                 String host = uiHost == null ? "127.0.0.1" : uiHost;
@@ -333,6 +391,12 @@ final class RunCommand implements Callable<Integer> {
                 }
                 out.println("metrics: http://" + shown + ":" + server.port() + "/metrics, REST API: http://" + shown
                         + ":" + server.port() + "/api/v1/queries");
+                out.flush();
+            }
+            if (serve.otlpEndpoint() != null) {
+                otlp = startOtlp(sluice, loader, builtPlugins, serve);
+                String step = serve.otlpStep() == null ? "1m" : serve.otlpStep();
+                out.println("otlp: pushing to " + serve.otlpEndpoint() + " every " + step);
                 out.flush();
             }
             DataStreamReader reader = sluice.readStream().format(p.sourceFormat()).options(p.sourceOptions());
@@ -413,6 +477,10 @@ final class RunCommand implements Callable<Integer> {
             }
             throw e;
         } finally {
+            if (otlp != null) {
+                // The last push: after the query ended, with its final counts.
+                otlp.close();
+            }
             if (server != null) {
                 server.close();
             }
@@ -427,6 +495,39 @@ final class RunCommand implements Callable<Integer> {
                 pluginLoader.close();
             }
         }
+    }
+
+    /**
+     * The OTLP export, from the plugin sluice-otlp-plugin.jar: found through ServiceLoader, so the CLI jar holds
+     * none of its libraries. Missing: the plugins' advice; a bad setting: the engine's message, naming the flags.
+     */
+    static AutoCloseable startOtlp(Sluice sluice, ClassLoader loader, Path builtPlugins, Serving serve) {
+        MetricsExporter exporter = otlpExporter(loader)
+                .orElseThrow(() -> new IllegalArgumentException(Plugins.missing("sluice-otlp",
+                        "The OTLP export (--otlp-endpoint, otlpEndpoint in the pipeline file)", builtPlugins)));
+        Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("otlp.url", serve.otlpEndpoint());
+        if (serve.otlpStep() != null) {
+            settings.put("otlp.step", serve.otlpStep());
+        }
+        if (!serve.otlpHeaders().isEmpty()) {
+            settings.put("otlp.headers", serve.otlpHeadersText());
+        }
+        try {
+            return exporter.start(sluice, io.sluice.api.Options.of(settings));
+        } catch (InvalidOptionException e) {
+            throw new InvalidOptionException(e.option(), e.value(), "--otlp-endpoint, --otlp-step, --otlp-header "
+                    + "(otlpEndpoint, otlpStep, otlpHeaders in the pipeline file): " + e.getMessage(), true);
+        }
+    }
+
+    static java.util.Optional<MetricsExporter> otlpExporter(ClassLoader loader) {
+        for (MetricsExporter e : java.util.ServiceLoader.load(MetricsExporter.class, loader)) {
+            if ("otlp".equals(e.name())) {
+                return java.util.Optional.of(e);
+            }
+        }
+        return java.util.Optional.empty();
     }
 
     /** The engine words two errors for its Java API; on the command line, say which flag fixes them. */

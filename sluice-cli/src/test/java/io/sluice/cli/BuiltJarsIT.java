@@ -153,7 +153,7 @@ class BuiltJarsIT {
                 expected.add(k.jar());
             }
         }
-        assertThat(expected).contains("sluice-parquet-plugin.jar");
+        assertThat(expected).contains("sluice-parquet-plugin.jar", "sluice-otlp-plugin.jar");
         try (var files = Files.list(folder)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrderElementsOf(expected);
         }
@@ -161,6 +161,10 @@ class BuiltJarsIT {
             assertThat(jar.stream().map(ZipEntry::getName)).noneMatch(e -> e.startsWith("org/apache/parquet/")
                     || e.startsWith("io/sluice/parquet/") || e.startsWith("software/amazon/awssdk/")
                     || e.startsWith("io/sluice/s3/"));
+            // Nor the OTLP export's libraries: they are in sluice-otlp-plugin.jar.
+            assertThat(jar.stream().map(ZipEntry::getName)).noneMatch(e -> e.startsWith("io/sluice/otlp/")
+                    || e.startsWith("io/micrometer/registry/otlp/") || e.startsWith("io/opentelemetry/proto/")
+                    || e.startsWith("com/google/protobuf/"));
         }
     }
 

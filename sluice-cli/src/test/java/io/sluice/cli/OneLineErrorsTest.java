@@ -132,7 +132,7 @@ class OneLineErrorsTest {
         assertThat(r.exitCode()).isEqualTo(1);
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).isEqualTo("sluice: p.yaml, line 1: unknown key 'sorce'; accepted keys: name, source, "
-                + "transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark\n");
+                + "transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark, metricsPort, metricsHost, uiPort, uiHost, otlpEndpoint, otlpStep, otlpHeaders\n");
     }
 
     @Test

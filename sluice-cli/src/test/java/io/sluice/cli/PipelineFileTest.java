@@ -100,7 +100,7 @@ class PipelineFileTest {
     @Test
     void unknownKeysNameTheKeyAndTheAcceptedOnes() {
         assertError("name: a\nsorce: {format: rate}\n", "p.yaml, line 2: unknown key 'sorce'; accepted keys: name, "
-                + "source, transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark");
+                + "source, transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark, metricsPort, metricsHost, uiPort, uiHost, otlpEndpoint, otlpStep, otlpHeaders");
         assertError("source:\n  format: rate\n  option: {a: 1}\n", "p.yaml, line 3: unknown key 'source.option'; "
                 + "accepted keys under source: format, options, schema");
         assertError("sink:\n  format: noop\n  schema: x\n", "p.yaml, line 3: unknown key 'sink.schema'; "
@@ -121,7 +121,7 @@ class PipelineFileTest {
         assertError("transforms: where x\n", "p.yaml, line 1: 'transforms' must be a list, e.g. "
                 + "[\"where: amount > 10\"]");
         assertError("- a\n- b\n", "p.yaml, line 1: the pipeline must be a mapping of keys (name, source, "
-                + "transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark)");
+                + "transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark, metricsPort, metricsHost, uiPort, uiHost, otlpEndpoint, otlpStep, otlpHeaders)");
         assertError("name: a\nname: b\n", "p.yaml, line 2: duplicate key 'name'");
     }
 
@@ -179,5 +179,44 @@ class PipelineFileTest {
         assertThat(entries.get(99_999)).isEqualTo(Map.entry("k149999", "1"));
         assertThat(entries.get(100_000)).isEqualTo(Map.entry("K0", "2"));
         assertThat(entries.get(149_999)).isEqualTo(Map.entry("K99998", "2"));
+    }
+
+    @Test
+    void readsTheServingKeys() {
+        Pipeline p = parse("""
+                source: {format: rate}
+                metricsPort: 9400
+                metricsHost: 0.0.0.0
+                uiPort: 4040
+                uiHost: localhost
+                otlpEndpoint: http://collector:4318/v1/metrics
+                otlpStep: 30s
+                otlpHeaders: {Authorization: Bearer abc, X-Team: data}
+                """);
+        assertThat(p.serving()).isEqualTo(new Serving(9400, "0.0.0.0", 4040, "localhost",
+                "http://collector:4318/v1/metrics", "30s", Map.of("Authorization", "Bearer abc", "X-Team", "data")));
+        assertThat(p.serving().otlpHeadersText()).isEqualTo("Authorization=Bearer abc,X-Team=data");
+        // A flag wins over the file, setting by setting; headers are merged by name.
+        Serving flags = new Serving(null, null, 0, null, null, "1m", Map.of("x-team", "ops"));
+        Pipeline merged = p.overriddenBy(new Pipeline(null, null, Map.of(), null, null, null, Map.of(), null, null,
+                null, Map.of(), flags));
+        assertThat(merged.serving()).isEqualTo(new Serving(9400, "0.0.0.0", 0, "localhost",
+                "http://collector:4318/v1/metrics", "1m", Map.of("Authorization", "Bearer abc", "x-team", "ops")));
+        assertThat(parse("source: {format: rate}").serving()).isEqualTo(Serving.NONE);
+    }
+
+    @Test
+    void servingKeysAreChecked() {
+        assertError("metricsPort: 70000", "p.yaml, line 1: invalid metricsPort '70000': expected 0 to 65535");
+        assertError("name: a\nuiPort: web", "p.yaml, line 2: invalid uiPort 'web': expected 0 to 65535");
+        assertError("uiPort: [1]", "p.yaml, line 1: 'uiPort' must be a single value, not a list or mapping");
+        assertError("metricsHost: 0.0.0.0", "p.yaml, line 1: metricsHost needs metricsPort");
+        assertError("uiHost: 0.0.0.0", "p.yaml, line 1: uiHost needs uiPort");
+        assertError("otlpStep: 10s", "p.yaml, line 1: otlpStep needs otlpEndpoint");
+        assertError("otlpHeaders: {a: b}", "p.yaml, line 1: otlpHeaders needs otlpEndpoint");
+        assertError("otlpEndpoint: http://c/v1/metrics\notlpHeaders: {a: 'b,c'}",
+                "p.yaml, line 2: 'otlpHeaders.a': a header's name or value cannot contain ','");
+        assertError("otlpEndpoint: http://c/v1/metrics\notlpHeaders: [a]",
+                "p.yaml, line 2: 'otlpHeaders' must be a mapping of option names to values");
     }
 }

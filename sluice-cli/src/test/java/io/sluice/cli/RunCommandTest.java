@@ -336,13 +336,13 @@ class RunCommandTest {
         Path yaml = tmp.resolve("p.yaml");
         Files.writeString(yaml, "name: x\nsorce:\n  format: rate\n");
         assertFailure(Cli.run("run", yaml.toString()), yaml + ", line 2: unknown key 'sorce'; accepted keys: name, "
-                + "source, transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark");
+                + "source, transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark, metricsPort, metricsHost, uiPort, uiHost, otlpEndpoint, otlpStep, otlpHeaders");
         assertFailure(Cli.run("run", tmp.resolve("nope.yaml").toString()),
                 "Cannot read pipeline file " + tmp.resolve("nope.yaml") + ": no such file");
         Files.writeString(yaml, "source: {format: rate-micro-batch, options: {rowsPerBatch: 1}}\n"
                 + "sink: {format: noop}\nschema: x\n");
         assertFailure(Cli.run("run", yaml.toString(), "--trigger", "once"), yaml + ", line 3: unknown key 'schema'; "
-                + "accepted keys: name, source, transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark");
+                + "accepted keys: name, source, transforms, sink, checkpoint, trigger, progressFile, conf, outputMode, sql, watermark, metricsPort, metricsHost, uiPort, uiHost, otlpEndpoint, otlpStep, otlpHeaders");
     }
 
     @Test

@@ -64,6 +64,7 @@ public final class Sluice implements AutoCloseable {
     private final Set<MicroBatchExecution> active = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private final ClassLoader loader;
+    private volatile UiProvider.Server ui;
 
     /** {@link #CHECKPOINT_LEASE_TIMEOUT} in milliseconds. */
     long checkpointLeaseTimeoutMs() {
@@ -94,10 +95,32 @@ public final class Sluice implements AutoCloseable {
             for (java.nio.file.Path p : b.dataSourceFiles) {
                 registerDataSourceFiles(p);
             }
+            if (b.uiPort >= 0) {
+                this.ui = startUi(b.uiHost, b.uiPort);
+            }
         } catch (RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    private UiProvider.Server startUi(String host, int port) {
+        java.util.Iterator<UiProvider> found = ServiceLoader.load(UiProvider.class, loader).iterator();
+        if (!found.hasNext()) {
+            throw new IllegalStateException("Sluice.builder().ui(...) needs the module sluice-metrics "
+                    + "(io.sluice:sluice-metrics) on the class path: it serves the web UI, and no "
+                    + UiProvider.class.getName() + " was found by ServiceLoader");
+        }
+        return found.next().start(this, host, port);
+    }
+
+    /**
+     * Where the web UI of {@link Builder#ui(String, int)} listens (with the actual port when 0 was asked); empty when
+     * it was not asked for, or once this instance is closed.
+     */
+    public java.util.Optional<java.net.InetSocketAddress> uiAddress() {
+        UiProvider.Server s = ui;
+        return s == null ? java.util.Optional.empty() : java.util.Optional.of(s.address());
     }
 
     /** A Sluice with the real clock and one reader thread per core. */
@@ -276,12 +299,20 @@ public final class Sluice implements AutoCloseable {
         return parallelism;
     }
 
-    /** Stops every active query (each at a batch boundary), then the threads. Idempotent. */
+    /**
+     * Stops every active query (each at a batch boundary), then the web UI if {@link Builder#ui} started one (its
+     * threads joined), then the threads. Idempotent.
+     */
     @Override
     public void close() {
         closed = true;
         for (MicroBatchExecution q : new ArrayList<>(active)) {
             q.stop();
+        }
+        UiProvider.Server s = ui;
+        ui = null;
+        if (s != null) {
+            s.close();
         }
         readers.shutdownNow();
         bus.close();
@@ -385,8 +416,38 @@ public final class Sluice implements AutoCloseable {
         private ClassLoader classLoader = Thread.currentThread().getContextClassLoader();
         private long stopGracePeriodMs = DEFAULT_STOP_GRACE_PERIOD.toMillis();
         private final List<java.nio.file.Path> dataSourceFiles = new ArrayList<>();
+        private String uiHost;
+        private int uiPort = -1;
 
         private Builder() {
+        }
+
+        /**
+         * Serves the web UI of this instance's queries on {@code 127.0.0.1:port} (this machine only) from
+         * {@link #build()} until {@link Sluice#close()}: {@code ui("127.0.0.1", port)}.
+         */
+        public Builder ui(int port) {
+            return ui("127.0.0.1", port);
+        }
+
+        /**
+         * Serves the web UI of this instance's queries (charts of their batches, the latest progress, the checkpoint,
+         * a failed query's error; with {@code /metrics} and the REST API {@code /api/v1/}) on {@code host:port},
+         * started by {@link #build()} and stopped, its threads joined, by {@link Sluice#close()};
+         * {@link Sluice#uiAddress()} says where. Off by default: it binds a port and has no authentication. The UI
+         * comes from the module sluice-metrics, which must be on the class path ({@link #build()} fails naming it
+         * otherwise).
+         *
+         * @param port 0 to 65535; 0 takes a free port
+         */
+        public Builder ui(String host, int port) {
+            java.util.Objects.requireNonNull(host, "host");
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("Invalid UI port " + port + ": expected 0 to 65535");
+            }
+            this.uiHost = host;
+            this.uiPort = port;
+            return this;
         }
 
         /** The clock every query, trigger and source uses; a {@link ManualClock} in tests. */
@@ -496,6 +557,12 @@ public final class Sluice implements AutoCloseable {
             return zone;
         }
 
+        /**
+         * The instance; with {@link #ui}, its web UI is serving when this returns.
+         *
+         * @throws IllegalStateException with {@link #ui} and no sluice-metrics on the class path
+         * @throws java.io.UncheckedIOException with {@link #ui} when its address cannot be bound
+         */
         public Sluice build() {
             return new Sluice(this);
         }

@@ -50,6 +50,7 @@ class ModuleBoundariesTest {
         m.put("sluice-examples", Module.of(io.sluice.examples.QuickDemo.class, "io.sluice.examples"));
         m.put("sluice-python", Module.of(io.sluice.python.PythonDataSources.class, "io.sluice.python"));
         m.put("sluice-metrics", Module.of(io.sluice.metrics.SluiceMetrics.class, "io.sluice.metrics"));
+        m.put("sluice-otlp", Module.of(io.sluice.otlp.SluiceOtlp.class, "io.sluice.otlp"));
         // The Spark bridge is not on this module's class path (Spark's jars are too big for it): its classes when
         // it was built.
         Path spark = ModuleBoundaries.locationOf(io.sluice.core.Sluice.class).resolve("../../../sluice-spark/target"

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.sluice.core.Sluice;
+import io.sluice.core.UiProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +33,7 @@ import java.util.function.UnaryOperator;
  * ({@code sluice-metrics-http-N}); a failing request answers 500 and never reaches a query. {@link #close()} stops the
  * server, joins its threads and removes its meters and listener.
  */
-public final class SluiceServer implements AutoCloseable {
+public final class SluiceServer implements UiProvider.Server {
 
     private static final Logger LOG = LoggerFactory.getLogger(SluiceServer.class);
 
@@ -121,6 +122,7 @@ public final class SluiceServer implements AutoCloseable {
     }
 
     /** The bound address (with the actual port when 0 was asked). */
+    @Override
     public InetSocketAddress address() {
         return server.getAddress();
     }

@@ -12,8 +12,9 @@ import java.util.function.UnaryOperator;
  * WebJar) come from the jar, so it works with no network. {@code /metrics} and the API are served as by
  * {@link SluiceServer}.
  *
- * <p>The engine does not know about the UI (sluice-core cannot name this module, which depends on it), so it is
- * started beside the {@code Sluice} rather than by its builder.
+ * <p>{@code Sluice.builder().ui(port)} starts one with the {@code Sluice} and stops it in {@code close()}: the
+ * engine finds it through ServiceLoader ({@link SluiceUiProvider}), as it cannot name this module, which depends on
+ * it. These methods start one beside a {@code Sluice} instead, with more settings.
  */
 public final class SluiceUi {
 

@@ -40,6 +40,12 @@ import java.util.concurrent.TimeUnit;
  * manifest [batches=20000] [key=value]...         rate-micro-batch (1 row, 1 partition) to the json sink, back to back,
  *                                                  with these sink options: _spark_metadata's files and bytes and the
  *                                                  compaction batches' durations, early and late (Sluice only)
+ * metricscost [rowsPerBatch=1000] [seconds=10] [rounds=3]  the overhead query bare and with SluiceMetrics and the
+ *                                                  web UI served and polled, alternating: the per-batch cost
+ *                                                  (MetricsCostBench; Sluice only)
+ * metricscost [rowsPerBatch=1000] [seconds=10] [rounds=3]  the overhead query bare and with SluiceMetrics and
+ *                                                  the web UI served and polled, alternating in one JVM: the
+ *                                                  per-batch cost (MetricsCostBench; Sluice only)
  * python [rows=4000000] [rounds=3]               a Python stream reader of (seq, account, amount) tuples, 2
  *                                                  reading workers, availableNow to noop, against its Java twin in
  *                                                  the same JVM, alternating; then the Python row's stages
@@ -77,13 +83,16 @@ public final class EngineBench {
                     deleteRecursively(dir);
                 }
             }
+            case "metricscost" -> MetricsCostBench.run(longArg(args, 1, 1_000), longArg(args, 2, 10),
+                    (int) longArg(args, 3, 3));
             case "manifest" -> manifest(longArg(args, 1, 20_000), List.of(args).subList(Math.min(2, args.length),
                     args.length));
             default -> {
                 System.err.println("usage: EngineBench overhead [rowsPerBatch=1000] [seconds=20]"
                         + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread|csvread|parquetread DIR"
                         + " | jsonwrite|parquetwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
-                        + " | manifest [batches=20000] [sinkOption=value]... | python [rows=4000000] [rounds=3]");
+                        + " | manifest [batches=20000] [sinkOption=value]..."
+                        + " | metricscost [rowsPerBatch=1000] [seconds=10] [rounds=3] | python [rows=4000000] [rounds=3]");
                 System.exit(2);
             }
         }
