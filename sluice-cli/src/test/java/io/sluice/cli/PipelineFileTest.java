@@ -199,7 +199,7 @@ class PipelineFileTest {
         // A flag wins over the file, setting by setting; headers are merged by name.
         Serving flags = new Serving(null, null, 0, null, null, "1m", Map.of("x-team", "ops"));
         Pipeline merged = p.overriddenBy(new Pipeline(null, null, Map.of(), null, null, null, Map.of(), null, null,
-                null, Map.of(), flags));
+                null, Map.of(), null, null, null, flags));
         assertThat(merged.serving()).isEqualTo(new Serving(9400, "0.0.0.0", 0, "localhost",
                 "http://collector:4318/v1/metrics", "1m", Map.of("Authorization", "Bearer abc", "x-team", "ops")));
         assertThat(parse("source: {format: rate}").serving()).isEqualTo(Serving.NONE);
