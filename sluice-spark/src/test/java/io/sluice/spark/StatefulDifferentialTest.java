@@ -47,7 +47,7 @@ class StatefulDifferentialTest {
         Files.createDirectories(in);
         String[][] files = {
                 {"a@3", "b@7", "c@14", "a@8"},
-                {"d@25"},
+                {"d@25", "i@19"},
                 {"late@1", "e@16", "b@17"},
                 {"f@40", "a@41"},
                 {"g@12", "h@44"},
@@ -89,6 +89,12 @@ class StatefulDifferentialTest {
             case "dedup" -> in.withWatermark("ts", "10 seconds").dropDuplicates("id", "ts").select("id");
             case "dedupWithin" -> in.withWatermark("ts", "10 seconds").dropDuplicatesWithinWatermark("id")
                     .selectExpr("id", "CAST(ts AS STRING)");
+            case "session" -> in.withWatermark("ts", "5 seconds")
+                    .groupBy(org.apache.spark.sql.functions.session_window(org.apache.spark.sql.functions.col("ts"),
+                            "5 seconds"), org.apache.spark.sql.functions.expr("id < 'd'").as("early")).agg(org.apache.spark.sql.functions.count("*"),
+                            org.apache.spark.sql.functions.max("id"))
+                    .selectExpr("CAST(session_window.start AS STRING)", "CAST(session_window.end AS STRING)",
+                            "early", "`count(1)`", "`max(id)`");
             default -> in.groupBy("id").count();
         };
         Map<Long, List<String>> out = new ConcurrentHashMap<>();
@@ -121,6 +127,12 @@ class StatefulDifferentialTest {
             case "dedup" -> in.withWatermark("ts", "10 seconds").dropDuplicates("id", "ts").select("id");
             case "dedupWithin" -> in.withWatermark("ts", "10 seconds").dropDuplicatesWithinWatermark("id")
                     .selectExpr("id", "CAST(ts AS STRING)");
+            case "session" -> in.withWatermark("ts", "5 seconds")
+                    .groupBy(Functions.sessionWindow(Functions.col("ts"), "5 seconds"),
+                            Functions.expr("id < 'd'").as("early"))
+                    .agg(Functions.count("*"), Functions.max("id"))
+                    .selectExpr("CAST(session_window.start AS STRING)", "CAST(session_window.end AS STRING)",
+                            "early", "`count(1)`", "`max(id)`");
             default -> in.groupBy("id").count();
         };
         Map<Long, List<String>> out = new ConcurrentHashMap<>();
@@ -142,7 +154,7 @@ class StatefulDifferentialTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"window append", "window update", "sliding append", "count complete", "count update",
-            "dedup append", "dedupWithin append"})
+            "dedup append", "dedupWithin append", "session append", "session complete"})
     void sparkAndSluiceEmitTheSameRowsInTheSameBatches(String test) throws Exception {
         String[] t = test.split(" ");
         Path base = dir.resolve(test.replace(' ', '-'));
