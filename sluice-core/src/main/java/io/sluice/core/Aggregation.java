@@ -54,6 +54,10 @@ final class Aggregation extends StatefulOp {
     /** The key position whose event time closes groups, or -1; {@link #eventTimeIsWindow} when it is a window. */
     private final int eventTimeKey;
     private final boolean eventTimeIsWindow;
+    /** The key position of a {@code session_window}, or -1; its time's projection index and its gap (micros). */
+    private int sessionKey = -1;
+    private int sessionTime;
+    private long sessionGap;
 
     private Aggregation(Compiler.Projection projection, int[] keyIndex, Window[] windows, Agg[] aggs,
                         StructType output, int eventTimeKey, boolean eventTimeIsWindow) {
@@ -80,6 +84,9 @@ final class Aggregation extends StatefulOp {
         List<String> keyNames = new ArrayList<>();
         int eventTimeKey = -1;
         boolean eventTimeIsWindow = false;
+        int sessionKey = -1;
+        int sessionTime = -1;
+        long sessionGap = 0;
         for (int i = 0; i < keys.size(); i++) {
             Expr k = keys.get(i);
             String alias = null;
@@ -97,8 +104,23 @@ final class Aggregation extends StatefulOp {
                     eventTimeIsWindow = true;
                 }
             } else if (k instanceof Expr.Call c && c.name().equalsIgnoreCase("session_window")) {
-                throw new AnalysisException("session_window is not supported by Sluice yet: group by window(...) "
-                        + "(tumbling or sliding) instead", -1);
+                if (sessionKey >= 0 || c.args().size() != 2) {
+                    throw new AnalysisException("session_window takes 2 arguments (timeColumn, gapDuration) and "
+                            + "a query groups by one session_window at most", -1);
+                }
+                sessionKey = i;
+                sessionTime = items.size();
+                sessionGap = duration(c.args().get(1), "gapDuration") * 1000;
+                if (sessionGap <= 0) {
+                    throw new AnalysisException("The gap duration of session_window must be greater than 0", -1);
+                }
+                keyIndex[i] = -1;
+                items.add(c.args().get(0));
+                keyNames.add(alias != null ? alias : "session_window");
+                if (eventTimeKey < 0 && watermarked(c.args().get(0), watermarkColumns)) {
+                    eventTimeKey = i;
+                    eventTimeIsWindow = true;
+                }
             } else {
                 keyIndex[i] = items.size();
                 items.add(alias != null ? new Expr.Alias(k, alias, null) : k);
@@ -136,8 +158,26 @@ final class Aggregation extends StatefulOp {
         Compiler.Projection p = Compiler.projection(input, items, sluice.clock(), sluice.sessionTimeZone(),
                 sluice.providers().functions());
         List<StructField> fields = new ArrayList<>();
+        if (sessionKey >= 0 && keys.size() == 1) {
+            throw new AnalysisException("Global aggregation with session window in streaming query is not supported.",
+                    -1);
+        }
+        if (sessionKey >= 0) {
+            for (Window w : windows) {
+                if (w != null) {
+                    throw new AnalysisException("A query groups by window(...) or by session_window(...), not both",
+                            -1);
+                }
+            }
+            if (!p.schema().field(sessionTime).dataType().equals(DataType.timestampType())) {
+                throw new AnalysisException("The first argument of session_window must be a timestamp column, not "
+                        + p.schema().field(sessionTime).dataType().sql(), -1);
+            }
+        }
         for (int i = 0; i < keys.size(); i++) {
-            if (windows[i] != null) {
+            if (i == sessionKey) {
+                fields.add(new StructField(keyNames.get(i), WINDOW_TYPE, true));
+            } else if (windows[i] != null) {
                 if (!p.schema().field(windows[i].time()).dataType().equals(DataType.timestampType())) {
                     throw new AnalysisException("The first argument of "
                             + "window must be a timestamp column, not " + p.schema().field(windows[i].time())
@@ -163,8 +203,12 @@ final class Aggregation extends StatefulOp {
             aggs.add(new Agg(kind, arg, argType, result, name));
             fields.add(new StructField(name, result, kind != Kind.COUNT && kind != Kind.COUNT_STAR));
         }
-        return new Aggregation(p, keyIndex, windows, aggs.toArray(new Agg[0]), new StructType(fields), eventTimeKey,
-                eventTimeIsWindow);
+        Aggregation a = new Aggregation(p, keyIndex, windows, aggs.toArray(new Agg[0]), new StructType(fields),
+                eventTimeKey, eventTimeIsWindow);
+        a.sessionKey = sessionKey;
+        a.sessionTime = sessionTime;
+        a.sessionGap = sessionGap;
+        return a;
     }
 
     private static boolean watermarked(Expr e, List<String> watermarkColumns) {
@@ -280,7 +324,12 @@ final class Aggregation extends StatefulOp {
 
     @Override
     String operatorName() {
-        return "stateStoreSave";
+        return sessionKey >= 0 ? "sessionWindowStateStoreSaveExec" : "stateStoreSave";
+    }
+
+    /** Whether the keys hold a {@code session_window} (Spark refuses the update mode for those). */
+    boolean hasSessionWindow() {
+        return sessionKey >= 0;
     }
 
     @Override
@@ -315,6 +364,9 @@ final class Aggregation extends StatefulOp {
 
     /** The event time (micros) that closes the group of these key values; for a window, its end. */
     private long eventTime(Object[] key) {
+        if (eventTimeKey == sessionKey && key[eventTimeKey] instanceof long[] session) {
+            return session[1];
+        }
         Object v = key[eventTimeKey];
         if (v == null) {
             return Long.MIN_VALUE;
@@ -347,7 +399,33 @@ final class Aggregation extends StatefulOp {
                     key[i] = p.get(keyIndex[i]);
                 }
             }
+            if (sessionKey >= 0) {
+                addToSession(p, key);
+                return;
+            }
             addWindows(p, key, 0);
+        }
+
+        /**
+         * A session key: the group is the other keys (the session's slot null in the encoded key); its value a
+         * list of sessions, each {@code {long[]{start, end}, buffer}}, overlapping ones merged.
+         */
+        private void addToSession(Row p, Object[] key) {
+            Object t = p.get(sessionTime);
+            if (t == null) {
+                return;
+            }
+            long ts = EventTimeStats.micros(t);
+            byte[] bytes = StateCodec.encode(key);
+            HashMap<Key, Object[][]> map = byPartition.get(StateCodec.partition(bytes, partitions));
+            Object[][] group = map.computeIfAbsent(new Key(bytes), k -> new Object[][]{key, new Object[]{
+                    new ArrayList<Object[]>()}});
+            @SuppressWarnings("unchecked")
+            List<Object[]> sessions = (List<Object[]>) group[1][0];
+            Object[] mine = new Object[]{new long[]{ts, ts + sessionGap}, newBuffer()};
+            update((Object[]) mine[1], p);
+            sessions.add(mine);
+            mergeSessions(sessions);
         }
 
         /** Fills the window keys from position {@code from} on, one group per combination of windows. */
@@ -384,6 +462,21 @@ final class Aggregation extends StatefulOp {
         @Override
         void finish() {
             if (eventTimeKey < 0 || lateMicros <= 0) {
+                return;
+            }
+            if (sessionKey >= 0) {
+                for (HashMap<Key, Object[][]> map : byPartition) {
+                    for (Object[][] group : map.values()) {
+                        @SuppressWarnings("unchecked")
+                        List<Object[]> sessions = (List<Object[]>) group[1][0];
+                        for (Iterator<Object[]> it = sessions.iterator(); it.hasNext(); ) {
+                            if (((long[]) it.next()[0])[1] <= lateMicros) {
+                                it.remove();
+                                droppedByWatermark++;
+                            }
+                        }
+                    }
+                }
                 return;
             }
             for (HashMap<Key, Object[][]> map : byPartition) {
@@ -519,7 +612,8 @@ final class Aggregation extends StatefulOp {
     private Object[] finish(Object[] key, Object[] b) {
         Object[] out = new Object[key.length + aggs.length];
         for (int i = 0; i < key.length; i++) {
-            out[i] = windows[i] != null && key[i] instanceof Row r ? r.attach(WINDOW_TYPE) : key[i];
+            out[i] = (windows[i] != null || i == sessionKey) && key[i] instanceof Row r ? r.attach(WINDOW_TYPE)
+                    : key[i];
         }
         for (int i = 0; i < aggs.length; i++) {
             Agg a = aggs[i];
@@ -575,11 +669,133 @@ final class Aggregation extends StatefulOp {
         return ((Comparable) a).compareTo(b);
     }
 
+    /** Sorts sessions by start and merges those that overlap (one starts before the other ends). */
+    private void mergeSessions(List<Object[]> sessions) {
+        sessions.sort((a, b) -> Long.compare(((long[]) a[0])[0], ((long[]) b[0])[0]));
+        List<Object[]> merged = new ArrayList<>();
+        for (Object[] s : sessions) {
+            Object[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            if (last != null && ((long[]) s[0])[0] < ((long[]) last[0])[1]) {
+                long[] range = (long[]) last[0];
+                range[1] = Math.max(range[1], ((long[]) s[0])[1]);
+                last[1] = merge((Object[]) last[1], (Object[]) s[1]);
+            } else {
+                merged.add(new Object[]{((long[]) s[0]).clone(), s[1]});
+            }
+        }
+        sessions.clear();
+        sessions.addAll(merged);
+    }
+
+    private static final int SESSION_FIELDS = 2;
+
+    private List<Object[]> decodeSessions(byte[] value) {
+        List<Object[]> out = new ArrayList<>();
+        if (value == null) {
+            return out;
+        }
+        Object[] flat = StateCodec.decode(value);
+        int width = SESSION_FIELDS + aggs.length * 2;
+        for (int i = 0; i + width <= flat.length; i += width) {
+            Object[] buffer = java.util.Arrays.copyOfRange(flat, i + SESSION_FIELDS, i + width);
+            out.add(new Object[]{new long[]{(Long) flat[i], (Long) flat[i + 1]}, buffer});
+        }
+        return out;
+    }
+
+    private byte[] encodeSessions(List<Object[]> sessions) {
+        int width = SESSION_FIELDS + aggs.length * 2;
+        Object[] flat = new Object[sessions.size() * width];
+        for (int s = 0; s < sessions.size(); s++) {
+            long[] range = (long[]) sessions.get(s)[0];
+            flat[s * width] = range[0];
+            flat[s * width + 1] = range[1];
+            System.arraycopy((Object[]) sessions.get(s)[1], 0, flat, s * width + SESSION_FIELDS, aggs.length * 2);
+        }
+        return StateCodec.encode(flat);
+    }
+
+    private Row sessionRow(Object[] key, Object[] session) {
+        long[] range = (long[]) session[0];
+        Object[] k = key.clone();
+        k[sessionKey] = Row.withSchema(WINDOW_TYPE, instant(range[0]), instant(range[1]));
+        return row(k, (Object[]) session[1]);
+    }
+
+    private List<Row> processSessions(StateStore store, List<Task> tasks, int partition, long evictionWatermarkMs,
+                                      Mode mode, Counters counters) {
+        long t0 = System.nanoTime();
+        Map<Key, Object[]> keys = new LinkedHashMap<>();
+        Map<Key, List<Object[]>> updated = new LinkedHashMap<>();
+        for (Task t : tasks) {
+            for (Map.Entry<Key, Object[][]> e : ((AggTask) t).byPartition.get(partition).entrySet()) {
+                @SuppressWarnings("unchecked")
+                List<Object[]> fresh = (List<Object[]>) e.getValue()[1][0];
+                if (fresh.isEmpty()) {
+                    continue;
+                }
+                List<Object[]> sessions = updated.computeIfAbsent(e.getKey(),
+                        k -> decodeSessions(store.get(k.bytes)));
+                keys.putIfAbsent(e.getKey(), e.getValue()[0]);
+                for (Object[] s : fresh) {
+                    sessions.add(new Object[]{((long[]) s[0]).clone(), ((Object[]) s[1]).clone()});
+                }
+                mergeSessions(sessions);
+            }
+        }
+        for (Map.Entry<Key, List<Object[]>> e : updated.entrySet()) {
+            store.put(e.getKey().bytes, encodeSessions(e.getValue()));
+        }
+        counters.updated += updated.size();
+        long t1 = System.nanoTime();
+        counters.updatesNanos += t1 - t0;
+        List<Row> out = new ArrayList<>();
+        long wm = evictionWatermarkMs * 1000;
+        List<StateEntry> entries = new ArrayList<>();
+        for (Iterator<StateEntry> it = store.iterator(); it.hasNext(); ) {
+            entries.add(it.next());
+        }
+        for (StateEntry e : entries) {
+            Object[] key = StateCodec.decode(e.key());
+            List<Object[]> sessions = decodeSessions(e.value());
+            if (mode == Mode.COMPLETE) {
+                for (Object[] s : sessions) {
+                    out.add(sessionRow(key, s));
+                }
+                continue;
+            }
+            if (eventTimeKey < 0) {
+                continue;
+            }
+            List<Object[]> kept = new ArrayList<>();
+            for (Object[] s : sessions) {
+                if (((long[]) s[0])[1] <= wm) {
+                    out.add(sessionRow(key, s));
+                    counters.removed++;
+                } else {
+                    kept.add(s);
+                }
+            }
+            if (kept.size() != sessions.size()) {
+                if (kept.isEmpty()) {
+                    store.remove(e.key());
+                } else {
+                    store.put(e.key(), encodeSessions(kept));
+                }
+            }
+        }
+        counters.removalsNanos += System.nanoTime() - t1;
+        return out;
+    }
+
     // ------------------------------------------------------------------------------------------ the state side
 
     @Override
     List<Row> process(StateStore store, List<Task> tasks, int partition, long lateWatermarkMs,
                       long evictionWatermarkMs, Mode mode, Counters counters) {
+        if (sessionKey >= 0) {
+            return processSessions(store, tasks, partition, evictionWatermarkMs, mode, counters);
+        }
         long t0 = System.nanoTime();
         Map<Key, Object[][]> updated = new LinkedHashMap<>();
         for (Task t : tasks) {

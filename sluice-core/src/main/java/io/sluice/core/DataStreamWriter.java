@@ -172,6 +172,10 @@ public final class DataStreamWriter {
         StatefulOp op = st.op();
         String mode = outputMode.name().toLowerCase(Locale.ROOT);
         if (op instanceof Aggregation agg) {
+            if (outputMode == StatefulOp.Mode.UPDATE && agg.hasSessionWindow()) {
+                throw new AnalysisException("Invalid streaming output mode: update. This output mode is not supported "
+                        + "for session window streaming aggregations on streaming DataFrames/DataSets.", -1);
+            }
             if (outputMode == StatefulOp.Mode.APPEND && !agg.hasWatermarkKey()) {
                 throw new AnalysisException("Invalid streaming output mode: append. This output mode is not supported "
                         + "for streaming aggregations without watermark on streaming DataFrames/DataSets.", -1);

@@ -397,6 +397,15 @@ public final class Functions {
         return call("window", timeColumn, lit(windowDuration), lit(slideDuration));
     }
 
+    /**
+     * A session window as a grouping key, as Spark's {@code session_window(timeColumn, gapDuration)}: a row opens
+     * {@code [ts, ts + gap)}, and the overlapping sessions of a group merge; a struct {@code session_window} of
+     * {@code start} and {@code end}. Append and complete modes (Spark refuses update).
+     */
+    public static Column sessionWindow(Column timeColumn, String gapDuration) {
+        return call("session_window", timeColumn, lit(gapDuration));
+    }
+
     /** A sliding window whose starts are offset from the epoch by {@code startTime}. */
     public static Column window(Column timeColumn, String windowDuration, String slideDuration, String startTime) {
         return call("window", timeColumn, lit(windowDuration), lit(slideDuration), lit(startTime));

@@ -195,6 +195,14 @@ class StatefulQueryTest {
         assertThatThrownBy(() -> stream().groupBy("id").agg(Functions.sum("id")))
                 .isInstanceOf(AnalysisException.class)
                 .hasMessageContaining("Cannot resolve \"sum(id)\" due to data type mismatch");
+        assertThatThrownBy(() -> start(stream().withWatermark("ts", "1 minute")
+                .groupBy(Functions.sessionWindow(col("ts"), "5 seconds"), col("id")).count(), "update",
+                tmp.resolve("e")))
+                .isInstanceOf(AnalysisException.class)
+                .hasMessage("Invalid streaming output mode: update. This output mode is not supported for session "
+                        + "window streaming aggregations on streaming DataFrames/DataSets.");
+        assertThatThrownBy(() -> stream().groupBy(Functions.sessionWindow(col("ts"), "5 seconds")).count())
+                .hasMessage("Global aggregation with session window in streaming query is not supported.");
         assertThatThrownBy(() -> stream().withWatermark("id", "1 minute"))
                 .isInstanceOf(AnalysisException.class)
                 .hasMessage("Event time must be defined on a window or a timestamp, but id is of type string");

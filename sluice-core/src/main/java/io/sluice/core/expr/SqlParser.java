@@ -439,7 +439,8 @@ public final class SqlParser {
             if (t.isSymbol(".")) {
                 pos++;
                 Token name = peek();
-                if (!isName(name)) {
+                // After a dot any word names a field, keywords too, as in Spark: window.end, a.from.
+                if (!isName(name) && name.kind() != Kind.WORD) {
                     throw expected(name, "a field name after '.'");
                 }
                 pos++;

@@ -50,6 +50,30 @@ class FileSinkEndToEndTest {
     }
 
     @Test
+    void theFileSinkTakesTheAppendOutputModeOnlyAsSparksDoes() throws Exception {
+        io.sluice.core.StreamFrame counts = sluice.readStream().format("rate-micro-batch").option("rowsPerBatch", 3)
+                .option("startTimestamp", 1790899200000L).option("advanceMillisPerBatch", 10_000).load()
+                .withWatermark("timestamp", "0 seconds")
+                .groupBy(io.sluice.core.Functions.window(io.sluice.core.Functions.col("timestamp"), "10 seconds"))
+                .count();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> counts.writeStream().format("json")
+                        .outputMode("update").option("checkpointLocation", tmp.resolve("chk-u").toString())
+                        .start(tmp.resolve("out-u").toString()))
+                .hasMessage("Data source json does not support Update output mode");
+        // append, one batch a run: batch 1 moves the watermark to 00:00:10, batch 2 closes [00:00:00, 00:00:10)
+        Path out = tmp.resolve("windows");
+        for (int run = 0; run < 3; run++) {
+            counts.writeStream().format("json").outputMode("append")
+                    .option("checkpointLocation", tmp.resolve("chk-a").toString())
+                    .trigger(Trigger.once()).start(out.toString()).awaitTermination();
+        }
+        List<SinkFileStatus> files = FileSinkManifest.allFiles(out);
+        assertThat(files).hasSize(1);
+        assertThat(SinkHarness.read(files.get(0).localPath())).isEqualTo("{\"window\":{\"start\":"
+                + "\"2026-10-02T00:00:00.000Z\",\"end\":\"2026-10-02T00:00:10.000Z\"},\"count\":3}\n");
+    }
+
+    @Test
     void aFileUriPathWritesToThatFolder() throws Exception {
         Path out = tmp.resolve("uri out");
         StreamingQuery q = sluice.readStream().format("rate-micro-batch").option("rowsPerBatch", 3)
