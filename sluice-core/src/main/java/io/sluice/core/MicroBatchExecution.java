@@ -170,7 +170,8 @@ final class MicroBatchExecution implements StreamingQuery {
                 storage = Storages.of(spec.storedCheckpoint(), Storages.conf(sluice.config(),
                         spec.sinkOptions().asMap()), sluice.classLoader());
                 checkSourcesKeepStateOnStorage(spec);
-                checkpoint = Checkpoint.open(storage, spec.storedCheckpoint(), sluice.clock());
+                checkpoint = Checkpoint.open(storage, spec.storedCheckpoint(), sluice.clock(),
+                        sluice.checkpointLeaseTimeoutMs());
             } else {
                 checkpoint = Checkpoint.open(location);
             }

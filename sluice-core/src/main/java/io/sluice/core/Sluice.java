@@ -41,6 +41,16 @@ public final class Sluice implements AutoCloseable {
      * {@code spark.sql.session.timeZone}.
      */
     public static final String SESSION_TIME_ZONE = "spark.sql.session.timeZone";
+
+    /**
+     * How long the lease of a checkpoint on an object store stays valid after its last renewal (it is renewed
+     * every third of it): how long a crashed query blocks the next run. A duration ({@code 60s}, {@code 2min});
+     * default 60 s.
+     */
+    public static final String CHECKPOINT_LEASE_TIMEOUT = "sluice.checkpoint.leaseTimeout";
+
+    /** The default of {@link #CHECKPOINT_LEASE_TIMEOUT}. */
+    static final long DEFAULT_CHECKPOINT_LEASE_TIMEOUT_MS = 60_000;
     private final SluiceClock clock;
     private final int parallelism;
     private final long stopGracePeriodMs;
@@ -53,6 +63,11 @@ public final class Sluice implements AutoCloseable {
     private final Set<MicroBatchExecution> active = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
     private final ClassLoader loader;
+
+    /** {@link #CHECKPOINT_LEASE_TIMEOUT} in milliseconds. */
+    long checkpointLeaseTimeoutMs() {
+        return config(CHECKPOINT_LEASE_TIMEOUT).map(Builder::leaseTimeoutMs).orElse(DEFAULT_CHECKPOINT_LEASE_TIMEOUT_MS);
+    }
 
     /** Where providers (sources, sinks, storages) are looked up. */
     ClassLoader classLoader() {
@@ -338,6 +353,8 @@ public final class Sluice implements AutoCloseable {
      *   <li>{@code sluice.options.unknown}: {@code warn} (default) or {@code error}, what happens to an option name
      *   a source or sink does not declare (a name close to a declared one always fails); see
      *   {@code SourceProvider.options()}.</li>
+     *   <li>{@code sluice.checkpoint.leaseTimeout} ({@link #CHECKPOINT_LEASE_TIMEOUT}): how long the lease of a
+     *   checkpoint on an object store lasts after its last renewal; a duration, at least 1s; default 60s.</li>
      *   <li>{@code spark.sql.session.timeZone} ({@link #SESSION_TIME_ZONE}): the session time zone
      *   ({@link Sluice#sessionTimeZone()}), a zone id as Spark's {@code DateTimeUtils.getZoneId} reads it (a region
      *   such as {@code America/Los_Angeles}, an offset such as {@code +02:00}, {@code UTC}, {@code GMT+2}, or a short
@@ -347,7 +364,8 @@ public final class Sluice implements AutoCloseable {
     public static final class Builder {
         /** The engine's configuration keys, with what each accepts (checked by {@link #config}). */
         private static final Map<String, List<String>> KNOWN_CONFIG = Map.of(
-                UnknownOptions.CONFIG_KEY, List.of("warn", "error"));
+                UnknownOptions.CONFIG_KEY, List.of("warn", "error"),
+                CHECKPOINT_LEASE_TIMEOUT.toLowerCase(Locale.ROOT), List.of()); // a duration: checked below
 
         private final Map<String, String> config = new LinkedHashMap<>();
         private SluiceClock clock = SluiceClock.system();
@@ -417,12 +435,16 @@ public final class Sluice implements AutoCloseable {
             if (k.startsWith("sluice.")) {
                 List<String> accepted = KNOWN_CONFIG.get(k);
                 if (accepted == null) {
-                    List<String> known = KNOWN_CONFIG.keySet().stream().sorted().toList();
+                    // As documented (leaseTimeout's capital T), not the lower-case lookup keys.
+                    List<String> known = java.util.stream.Stream.of(UnknownOptions.CONFIG_KEY,
+                            CHECKPOINT_LEASE_TIMEOUT).sorted().toList();
                     throw new IllegalArgumentException("Unknown Sluice configuration key '" + key + "'"
                             + UnknownOptions.nearest(key, known).map(n -> ": did you mean '" + n + "'?")
                             .orElse(": the known keys are " + String.join(", ", known)));
                 }
-                if (accepted.stream().noneMatch(a -> a.equalsIgnoreCase(value.trim()))) {
+                if (accepted.isEmpty()) {
+                    leaseTimeoutMs(value);
+                } else if (accepted.stream().noneMatch(a -> a.equalsIgnoreCase(value.trim()))) {
                     throw new IllegalArgumentException("Invalid value '" + value + "' for Sluice configuration '"
                             + k + "': " + String.join(" or ", accepted) + " is accepted");
                 }
@@ -433,6 +455,22 @@ public final class Sluice implements AutoCloseable {
             config.keySet().removeIf(c -> c.equalsIgnoreCase(key));
             config.put(key, value);
             return this;
+        }
+
+        /** {@link #CHECKPOINT_LEASE_TIMEOUT}'s value in milliseconds: a positive duration. */
+        static long leaseTimeoutMs(String value) {
+            long ms;
+            try {
+                ms = io.sluice.api.Durations.timeStringAsMs(CHECKPOINT_LEASE_TIMEOUT, value);
+            } catch (RuntimeException e) {
+                ms = -1;
+            }
+            if (ms < 1_000) {
+                throw new IllegalArgumentException("Invalid value '" + value + "' for Sluice configuration '"
+                        + CHECKPOINT_LEASE_TIMEOUT + "': a duration of at least 1s, such as 60s or 2min, is "
+                        + "accepted");
+            }
+            return ms;
         }
 
         /** Spark's getZoneId, as spark.sql.session.timeZone is checked (SQLConf's isValidTimezone). */

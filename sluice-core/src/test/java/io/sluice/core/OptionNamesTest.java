@@ -186,7 +186,12 @@ class OptionNamesTest extends EngineTestBase {
                         + "'sluice.options.unknown'?");
         assertThatThrownBy(() -> Sluice.builder().config("sluice.parallelism", "2"))
                 .hasMessage("Unknown Sluice configuration key 'sluice.parallelism': the known keys are "
-                        + "sluice.options.unknown");
+                        + "sluice.checkpoint.leaseTimeout, sluice.options.unknown");
+        assertThatThrownBy(() -> Sluice.builder().config("sluice.checkpoint.leaseTimeout", "10ms"))
+                .hasMessage("Invalid value '10ms' for Sluice configuration 'sluice.checkpoint.leaseTimeout': a "
+                        + "duration of at least 1s, such as 60s or 2min, is accepted");
+        assertThat(Sluice.builder().config("sluice.checkpoint.leaseTimeout", "2min").build()
+                .checkpointLeaseTimeoutMs()).isEqualTo(120_000);
         assertThatThrownBy(() -> Sluice.builder().config("sluice.options.unknown", "fail"))
                 .hasMessage("Invalid value 'fail' for Sluice configuration 'sluice.options.unknown': warn or error "
                         + "is accepted");

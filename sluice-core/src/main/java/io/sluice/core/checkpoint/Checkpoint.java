@@ -74,7 +74,8 @@ public final class Checkpoint implements AutoCloseable {
         return open(storage, uri, clock, CheckpointLease.DEFAULT_TTL_MS);
     }
 
-    static Checkpoint open(Storage storage, String uri, SluiceClock clock, long leaseTtlMs) {
+    /** {@link #open(Storage, String, SluiceClock)} with a lease valid {@code leaseTtlMs} after each renewal. */
+    public static Checkpoint open(Storage storage, String uri, SluiceClock clock, long leaseTtlMs) {
         Objects.requireNonNull(storage, "storage");
         String root = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
         Optional<String> broken;

@@ -1,0 +1,56 @@
+package io.sluice.s3;
+
+import io.sluice.core.Sluice;
+import io.sluice.core.StreamingQuery;
+import io.sluice.core.StreamingQueryListener;
+import io.sluice.core.Trigger;
+
+import java.util.Map;
+
+/**
+ * The process {@link S3CrashTest} kills with SIGKILL: the rate source (fast, 2 partitions) into the json file sink,
+ * checkpoint and sink both on S3. Prints {@code batch N} after each batch; runs until killed or {@code stop} on
+ * stdin. Arguments: endpoint, bucket.
+ */
+public final class S3CrashChildMain {
+    private S3CrashChildMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String endpoint = args[0];
+        String bucket = args[1];
+        Sluice.Builder b = Sluice.builder().parallelism(2).config(Sluice.CHECKPOINT_LEASE_TIMEOUT, "2s");
+        for (Map.Entry<String, String> e : S3TestSupport.conf(endpoint).entrySet()) {
+            b.config(e.getKey(), e.getValue());
+        }
+        try (Sluice sluice = b.build()) {
+            sluice.addListener(new StreamingQueryListener() {
+                @Override
+                public void onQueryStarted(QueryStartedEvent event) {
+                }
+
+                @Override
+                public void onQueryProgress(QueryProgressEvent event) {
+                    System.out.println("batch " + event.progress().batchId());
+                    System.out.flush();
+                }
+
+                @Override
+                public void onQueryTerminated(QueryTerminatedEvent event) {
+                }
+            });
+            StreamingQuery q = sluice.readStream().format("rate").option("rowsPerSecond", 50)
+                    .option("numPartitions", 2).load()
+                    .writeStream().format("json").option("path", "s3a://" + bucket + "/out")
+                    .option("checkpointLocation", "s3a://" + bucket + "/chk")
+                    .trigger(Trigger.processingTime(100)).start();
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+            String line;
+            while ((line = in.readLine()) != null && !line.equals("stop")) {
+                // wait for the parent
+            }
+            q.stop();
+        }
+        System.out.println("stopped");
+    }
+}
