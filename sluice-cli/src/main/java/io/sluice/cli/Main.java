@@ -47,6 +47,7 @@ public final class Main {
                 .addSubcommand("dev", new KafkaDevCommand(env))
                 .addSubcommand("topics", new KafkaTopicsCommand())
                 .addSubcommand("reconcile", new KafkaReconcileCommand()));
+        subcommands.put("s3", () -> new CommandLine(new S3Command()).addSubcommand("dev", new S3DevCommand(env)));
         CommandLine cmd = new CommandLine(new SluiceCommand());
         String named = subcommandName(args);
         subcommands.forEach((name, command) -> {

@@ -37,7 +37,8 @@ class PathFlagsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"s3a://bucket/chk", "s3://bucket/chk", "hdfs://nn:8020/chk", "gs://bucket/chk",
+    // Not s3:// or s3a://: this module's tests have sluice-s3 on their class path (its plugin is built first).
+    @ValueSource(strings = {"hdfs://nn:8020/chk", "gs://bucket/chk",
             "abfss://c@a.dfs.core.windows.net/chk", "wasbs://c@a/chk", "foo://chk"})
     void checkpointWithAnotherSchemeIsAUsageErrorAndCreatesNothing(String value) {
         assertUsage(run("--checkpoint", value), noStorage("--checkpoint", value));
@@ -73,9 +74,9 @@ class PathFlagsTest {
         Path chk = tmp.resolve("chk");
         Cli.Result r = Cli.run("run", "--source", "rate-micro-batch", "--source-option",
                 "rowsPerBatch=1", "--sink", "json", "--sink-option",
-                "path=s3a://bucket/out", "--checkpoint", chk.toString(), "--trigger", "availableNow");
+                "path=gs://bucket/out", "--checkpoint", chk.toString(), "--trigger", "availableNow");
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.err()).isEqualTo("sluice: " + noStorage("path", "s3a://bucket/out") + "\n");
+        assertThat(r.err()).isEqualTo("sluice: " + noStorage("path", "gs://bucket/out") + "\n");
         assertThat(chk).doesNotExist();
     }
 

@@ -608,6 +608,12 @@ final class S3Storage implements Storage {
             ie.initCause(e);
             return ie;
         }
+        if (String.valueOf(e.getMessage()).contains("Unable to load credentials")) {
+            return new AccessDeniedException(what, null, "Cannot " + action + " " + what + ": no credentials for the "
+                    + "bucket '" + s.bucket() + "': set fs.s3a.access.key and fs.s3a.secret.key, or give the AWS "
+                    + "SDK's default chain some (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, a profile, a role)"
+                    + where);
+        }
         return new IOException("Cannot " + action + " " + what + ": the S3 endpoint of the bucket '" + s.bucket()
                 + "' cannot be reached after " + s.attempts() + " attempts: " + root + where, e);
     }

@@ -216,6 +216,23 @@ class S3StorageTest {
     }
 
     @Test
+    void noCredentialsAnywhereSaysSoNotUnreachable() throws IOException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("AWS_ACCESS_KEY_ID") == null
+                && System.getProperty("aws.accessKeyId") == null
+                && !java.nio.file.Files.exists(java.nio.file.Path.of(System.getProperty("user.home"), ".aws")),
+                "AWS credentials are configured on this machine");
+        Map<String, String> conf = S3TestSupport.conf();
+        conf.remove(S3Options.ACCESS_KEY);
+        conf.remove(S3Options.SECRET_KEY);
+        try (Storage none = Storages.of("s3a://" + bucket + "/", conf)) {
+            assertThatThrownBy(() -> none.list(uri("x/")))
+                    .isInstanceOf(AccessDeniedException.class)
+                    .hasMessageContaining("no credentials for the bucket '" + bucket + "': set fs.s3a.access.key")
+                    .hasMessageContaining("credentials from the AWS SDK's default credential chain");
+        }
+    }
+
+    @Test
     void wrongCredentialsAreNamedAsSuch() throws IOException {
         try (FaultProxy proxy = new FaultProxy(S3TestSupport.server().port());
              Storage viaProxy = Storages.of("s3a://" + bucket + "/", S3TestSupport.conf(proxy.endpoint()))) {
