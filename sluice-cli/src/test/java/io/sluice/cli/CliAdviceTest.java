@@ -52,9 +52,11 @@ class CliAdviceTest {
     void aBlankFormat() {
         Cli.Result source = Cli.run("run", "--source", " ", "--sink", "noop");
         assertThat(source.exitCode()).isEqualTo(1);
-        // avro, parquet: sluice-avro and sluice-parquet are on this module's test class path (OptionDocsTest)
+        // avro, iceberg, parquet: sluice-avro, sluice-iceberg and sluice-parquet are on this module's test class path
+        // (OptionDocsTest)
         assertThat(source.err()).startsWith("sluice: No source format given: give --source FORMAT (or source.format "
-                + "in the pipeline file); available: avro, csv, json, kafka, memory, parquet, rate, rate-micro-batch, ");
+                + "in the pipeline file); available: avro, csv, iceberg, json, kafka, memory, parquet, rate, "
+                + "rate-micro-batch, ");
         Cli.Result sink = Cli.run("run", "--source", "rate-micro-batch", "--source-option", "rowsPerBatch=1",
                 "--sink", " ");
         assertThat(sink.exitCode()).isEqualTo(1);

@@ -104,6 +104,18 @@ class IcebergCatalogsTest {
     }
 
     @Test
+    void restCatalogServedByIcebergsRestCatalogAdapter() throws Exception {
+        // the server's side: Iceberg's RESTCatalogAdapter over a JDBC catalog; the client's: type=rest, by URI
+        try (var backing = new org.apache.iceberg.jdbc.JdbcCatalog()) {
+            backing.setConf(new Configuration());
+            backing.initialize("backing", jdbc());
+            try (var server = new org.apache.iceberg.rest.LocalRestCatalogServer(backing)) {
+                roundTrip(Map.of("type", "rest", "uri", server.uri()));
+            }
+        }
+    }
+
+    @Test
     void theCatalogOptionsWorkWithoutTheEngineConfiguration() throws Exception {
         Map<String, String> props = hadoop();
         Table t = catalog(props).createTable(TableIdentifier.of("db", "t"), TestTables.SCHEMA);
