@@ -26,7 +26,6 @@ import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -145,6 +144,12 @@ final class S3Storage implements Storage {
         return keysListed.get();
     }
 
+    /**
+     * A one-key listing (ListObjectsV2 with the key as prefix, one key) rather than a HEAD: the listing's
+     * LastModified has the precision of every other listing (HEAD's Last-Modified header has whole seconds only, and
+     * the file source compares the time seen at listing with the time when cleaning), and a missing bucket is an
+     * error with a code (a HEAD's 404 has no body). Same cost: one request.
+     */
     @Override
     public Optional<StoredObject> status(String uri) throws IOException {
         S3Uri u = S3Uri.parse(uri);
@@ -152,43 +157,20 @@ final class S3Storage implements Storage {
             return Optional.empty();
         }
         Bucket b = bucket(u.bucket());
+        ListObjectsV2Response r;
         try {
-            HeadObjectResponse r = b.client().headObject(h -> h.bucket(u.bucket()).key(u.key()));
-            return Optional.of(new StoredObject(uri, r.contentLength(), seconds(r.lastModified()), r.eTag()));
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
-                if (isNoSuchBucket(e, b, u)) {
-                    throw noSuchBucket(b, uri, "read the status of");
-                }
-                return Optional.empty();
+            r = b.client().listObjectsV2(l -> l.bucket(u.bucket()).prefix(u.key()).maxKeys(1));
+        } catch (SdkException e) {
+            throw translate(e, b, uri, "read the status of");
+        }
+        listRequests.incrementAndGet();
+        keysListed.addAndGet(r.contents().size());
+        for (S3Object o : r.contents()) {
+            if (o.key().equals(u.key())) {
+                return Optional.of(new StoredObject(uri, o.size(), o.lastModified().toEpochMilli(), o.eTag()));
             }
-            throw translate(e, b, uri, "read the status of");
-        } catch (SdkClientException e) {
-            throw translate(e, b, uri, "read the status of");
         }
-    }
-
-    /**
-     * Whole seconds: HEAD's Last-Modified header has no milliseconds while some servers' listings do, and the file
-     * source compares a file's time at listing with its time when cleaning it.
-     */
-    private static long seconds(java.time.Instant t) {
-        return t.getEpochSecond() * 1000;
-    }
-
-    /** HEAD answers 404 without a body for a missing bucket too: tell the two apart by one more request. */
-    private boolean isNoSuchBucket(S3Exception e, Bucket b, S3Uri u) {
-        if ("NoSuchBucket".equals(code(e))) {
-            return true;
-        }
-        try {
-            b.client().headBucket(h -> h.bucket(u.bucket()));
-            return false;
-        } catch (S3Exception e2) {
-            return e2.statusCode() == 404;
-        } catch (SdkException e2) {
-            return false;
-        }
+        return Optional.empty();
     }
 
     @Override
@@ -217,7 +199,7 @@ final class S3Storage implements Storage {
                 if (o.key().endsWith("/")) {
                     continue; // a directory marker: not an object here
                 }
-                StoredObject so = new StoredObject(u.withKey(o.key()), o.size(), seconds(o.lastModified()),
+                StoredObject so = new StoredObject(u.withKey(o.key()), o.size(), o.lastModified().toEpochMilli(),
                         o.eTag());
                 if (!visitor.visit(so)) {
                     return;
@@ -251,7 +233,10 @@ final class S3Storage implements Storage {
             return InputStream.nullInputStream(); // from past the end
         }
         String etag = first.response().eTag();
-        return new ResumingStream(b, u, uri, offset, end, etag != null ? etag : versionTag, first);
+        Long length2 = first.response().contentLength();
+        // Where this body ends: a connection closed before it is a dropped one (some clients report it as EOF).
+        long bodyEnd = length2 != null ? offset + length2 : end;
+        return new ResumingStream(b, u, uri, offset, bodyEnd, etag != null ? etag : versionTag, first);
     }
 
     /** A GET of [from, end) (end -1: to the end) pinned to {@code tag}; null when {@code from} is past the end. */
@@ -323,6 +308,8 @@ final class S3Storage implements Storage {
                     int n = in.read(buf, off, len);
                     if (n > 0) {
                         pos += n;
+                    } else if (n < 0 && end >= 0 && pos < end) {
+                        throw new IOException("the connection closed at byte " + pos + " of " + end);
                     }
                     return n;
                 } catch (InterruptedIOException e) {
