@@ -31,6 +31,17 @@ final class IcebergTables implements Closeable {
     private final Catalog catalog;
     private final Configuration conf;
 
+    /**
+     * Hadoop's defaults (core-default.xml), without the FileSystem cache: the cache registers a JVM shutdown hook
+     * whose classes are gone once the CLI has closed the plugin's class loader (a NoClassDefFoundError at exit),
+     * and a local file system holds nothing worth caching.
+     */
+    static Configuration hadoopConf() {
+        Configuration conf = new Configuration();
+        conf.setBoolean("fs.file.impl.disable.cache", true);
+        return conf;
+    }
+
     private IcebergTables(String path, TableIdentifier identifier, Catalog catalog, Configuration conf) {
         this.path = path;
         this.identifier = identifier;
@@ -51,7 +62,7 @@ final class IcebergTables implements Closeable {
         }
         if (path.isPresent()) {
             String location = LocalPaths.of(IcebergOptions.PATH, path.get()).toAbsolutePath().toString();
-            return new IcebergTables(location, null, null, new Configuration());
+            return new IcebergTables(location, null, null, hadoopConf());
         }
         Map<String, String> props = options.withPrefix(IcebergOptions.CATALOG_PREFIX);
         if (props.isEmpty()) {
@@ -68,8 +79,7 @@ final class IcebergTables implements Closeable {
                     + "accepted");
         }
         String name = options.get(IcebergOptions.CATALOG).orElse("iceberg");
-        // Hadoop's defaults (core-default.xml): the local file system for HadoopTables and HadoopCatalog.
-        Configuration conf = new Configuration();
+        Configuration conf = hadoopConf();
         Catalog catalog;
         try {
             catalog = CatalogUtil.buildIcebergCatalog(name, props, conf);
