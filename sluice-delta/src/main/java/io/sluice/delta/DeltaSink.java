@@ -5,11 +5,9 @@ import io.delta.kernel.Operation;
 import io.delta.kernel.Transaction;
 import io.delta.kernel.TransactionBuilder;
 import io.delta.kernel.data.FilteredColumnarBatch;
-import io.delta.kernel.defaults.internal.data.DefaultRowBasedColumnarBatch;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.expressions.Literal;
 import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.internal.data.GenericRow;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
@@ -134,7 +132,7 @@ final class DeltaSink implements Sink {
         @Override
         public PartitionWriter partitionWriter(int partitionId) {
             return new PartitionWriter() {
-                private final Map<List<Object>, List<io.delta.kernel.data.Row>> groups = new LinkedHashMap<>();
+                private final Map<List<Object>, List<Object[]>> groups = new LinkedHashMap<>();
 
                 @Override
                 public void write(Row row) {
@@ -148,7 +146,7 @@ final class DeltaSink implements Sink {
                 @Override
                 public Object commit() throws Exception {
                     List<io.delta.kernel.data.Row> actions = new ArrayList<>();
-                    for (Map.Entry<List<Object>, List<io.delta.kernel.data.Row>> g : groups.entrySet()) {
+                    for (Map.Entry<List<Object>, List<Object[]>> g : groups.entrySet()) {
                         actions.addAll(writeFiles(g.getKey(), g.getValue()));
                         rows.addAndGet(g.getValue().size());
                     }
@@ -158,7 +156,7 @@ final class DeltaSink implements Sink {
             };
         }
 
-        private List<io.delta.kernel.data.Row> writeFiles(List<Object> key, List<io.delta.kernel.data.Row> data)
+        private List<io.delta.kernel.data.Row> writeFiles(List<Object> key, List<Object[]> data)
                 throws java.io.IOException {
             Map<String, Literal> partitionValues = new HashMap<>();
             for (int i = 0; i < partitionColumns.size(); i++) {
@@ -168,7 +166,7 @@ final class DeltaSink implements Sink {
                         kernelSchema.at(idx).getDataType()));
             }
             FilteredColumnarBatch batch = new FilteredColumnarBatch(
-                    new DefaultRowBasedColumnarBatch(kernelSchema, data), Optional.empty());
+                    new RowsBatch(kernelSchema, data), Optional.empty());
             CloseableIterator<FilteredColumnarBatch> physical = Transaction.transformLogicalData(table.engine,
                     txnState, Utils.singletonCloseableIterator(batch), partitionValues);
             DataWriteContext ctx = Transaction.getWriteContext(table.engine, txnState, partitionValues);
@@ -209,15 +207,13 @@ final class DeltaSink implements Sink {
         }
     }
 
-    private io.delta.kernel.data.Row kernelRow(Row row) {
-        Map<Integer, Object> values = new HashMap<>();
-        for (int i = 0; i < schema.size(); i++) {
+    private Object[] kernelRow(Row row) {
+        Object[] values = new Object[schema.size()];
+        for (int i = 0; i < values.length; i++) {
             Object v = row.get(i);
-            if (v != null) {
-                values.put(i, kernelValue(v, schema.field(i).dataType()));
-            }
+            values[i] = v == null ? null : kernelValue(v, schema.field(i).dataType());
         }
-        return new GenericRow(kernelSchema, values);
+        return values;
     }
 
     private static Object kernelValue(Object v, DataType t) {
