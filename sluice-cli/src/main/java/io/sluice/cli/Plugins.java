@@ -35,7 +35,8 @@ final class Plugins {
     /** The project's plugins. A new one: its module builds {@code target/<jar>}, and is listed here. */
     static final List<Known> KNOWN = List.of(
             new Known("sluice-parquet", "sluice-parquet-plugin.jar", List.of("parquet")),
-            new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")));
+            new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")),
+            new Known("sluice-delta", "sluice-delta-plugin.jar", List.of("delta")));
 
     private Plugins() {
     }
