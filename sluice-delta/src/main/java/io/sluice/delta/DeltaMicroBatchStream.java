@@ -316,7 +316,11 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
         List<JsonNode> actions = log.actions(v);
         List<DeltaFile> adds = new ArrayList<>();
         String removed = null;
+        String operation = null;
         for (JsonNode a : actions) {
+            if (a.has("commitInfo") && a.get("commitInfo").has("operation")) {
+                operation = operationText(a.get("commitInfo"));
+            }
             if (a.has("metaData")) {
                 String newSchema = schemaOf(a.get("metaData"));
                 if (newSchema != null && !newSchema.equals(readSchemaText())) {
@@ -352,6 +356,10 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
             }
         }
         List<DeltaFile> result = adds;
+        if (removed != null && operation != null) {
+            // delta-spark 4.0 names the commit's operation, not a file, as its example.
+            removed = operation;
+        }
         if (removed != null) {
             if (opts.skipChangeCommits()) {
                 result = List.of();
@@ -359,16 +367,16 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
                 if (!opts.ignoreChanges()) {
                     throw new UnsupportedOperationException("[DELTA_SOURCE_TABLE_IGNORE_CHANGES] Detected a data "
                             + "update (for example " + removed + ") in the source table at version " + v + ". This is "
-                            + "currently not supported. If you'd like to ignore updates, set the option "
-                            + "'skipChangeCommits' to 'true'. If you would like the data update to be reflected, "
+                            + "currently not supported. If this is going to happen regularly and you are "
+                            + "okay to skip changes, set the option 'skipChangeCommits' to 'true'. If you would like the data update to be reflected, "
                             + "please restart this query with a fresh checkpoint directory. The source table can be "
-                            + "found at path " + table.uri + ".");
+                            + "found at path " + dataPath() + ".");
                 }
             } else if (!opts.ignoreDeletes() && !opts.ignoreChanges()) {
                 throw new UnsupportedOperationException("[DELTA_SOURCE_IGNORE_DELETE] Detected deleted data (for "
                         + "example " + removed + ") from streaming source at version " + v + ". This is currently "
                         + "not supported. If you'd like to ignore deletes, set the option 'ignoreDeletes' to 'true'. "
-                        + "The source table can be found at path " + table.uri + ".");
+                        + "The source table can be found at path " + dataPath() + ".");
             }
         }
         commits.put(v, result);
@@ -376,6 +384,26 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
     }
 
     private String readSchemaText;
+
+    /** The table's path as delta-spark prints it (Hadoop's form: {@code file:/tmp/t}). */
+    private String dataPath() {
+        return "file:" + table.dir;
+    }
+
+    /** A commit's operation as delta-spark 4.0 prints it: {@code DELETE (Map(predicate -> ["(id = 1)"]))}. */
+    private static String operationText(JsonNode commitInfo) {
+        StringBuilder sb = new StringBuilder(commitInfo.get("operation").asText()).append(" (Map(");
+        JsonNode params = commitInfo.path("operationParameters");
+        var it = params.fields();
+        boolean first = true;
+        while (it.hasNext()) {
+            var e = it.next();
+            sb.append(first ? "" : ", ").append(e.getKey()).append(" -> ")
+                    .append(e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString());
+            first = false;
+        }
+        return sb.append("))").toString();
+    }
 
     private String readSchemaText() {
         if (readSchemaText == null) {

@@ -162,7 +162,7 @@ class DeltaSourceTest {
 
         assertThatThrownBy(() -> run(t, chk, Map.of()))
                 .hasMessageContaining("[DELTA_SOURCE_IGNORE_DELETE] Detected deleted data (for example "
-                        + file.get("path").asText() + ") from streaming source at version " + v + ". This is "
+                        + "DELETE (Map())) from streaming source at version " + v + ". This is "
                         + "currently not supported. If you'd like to ignore deletes, set the option 'ignoreDeletes' "
                         + "to 'true'.");
         assertThat(run(t, chk, Map.of("ignoreDeletes", "true")).values().stream().flatMap(List::stream).toList())
@@ -182,9 +182,11 @@ class DeltaSourceTest {
 
         assertThatThrownBy(() -> run(t, tmp.resolve("c1"), from0))
                 .hasMessageContaining("[DELTA_SOURCE_TABLE_IGNORE_CHANGES] Detected a data update (for example "
-                        + file.get("path").asText() + ") in the source table at version " + v + ". This is currently "
-                        + "not supported. If you'd like to ignore updates, set the option 'skipChangeCommits' to "
-                        + "'true'.");
+                        + "DELETE (Map())) in the source table at version " + v + ". This is currently not supported. "
+                        + "If this is going to happen regularly and you are okay to skip changes, set the option "
+                        + "'skipChangeCommits' to 'true'. If you would like the data update to be reflected, please "
+                        + "restart this query with a fresh checkpoint directory. The source table can be found at "
+                        + "path file:" + t + ".");
         // ignoreDeletes alone does not pass a rewrite.
         assertThatThrownBy(() -> run(t, tmp.resolve("c2"), Map.of("startingVersion", "0", "ignoreDeletes", "true")))
                 .hasMessageContaining("[DELTA_SOURCE_TABLE_IGNORE_CHANGES]");
