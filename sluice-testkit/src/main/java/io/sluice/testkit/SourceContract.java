@@ -242,7 +242,7 @@ public final class SourceContract {
                 Offset reported = call("monotonic-latest", null, "reportLatestOffset()", a::reportLatestOffset);
                 if (reported != null) {
                     checkJson(a, reported, "reportLatestOffset()");
-                    if (previousReported != null && backwards(a, reported, previousReported)) {
+                    if (previousReported != null && backwards(reported, previousReported)) {
                         throw new ContractViolation("monotonic-latest", null, "reportLatestOffset() went from "
                                 + previousReported.json() + " back to " + reported.json(), null);
                     }
@@ -252,11 +252,11 @@ public final class SourceContract {
                     continue;
                 }
                 checkJson(a, end, "latestOffset(start, limit)");
-                if (backwards(a, end, from)) {
+                if (backwards(end, from)) {
                     throw new ContractViolation("end-not-before-start", range(from, end),
                             "latestOffset returned an end before the start", null);
                 }
-                if (previousEnd != null && backwards(a, end, previousEnd)) {
+                if (previousEnd != null && backwards(end, previousEnd)) {
                     throw new ContractViolation("monotonic-latest", range(from, end), "latestOffset went from "
                             + previousEnd.json() + " back to " + end.json(), null);
                 }
@@ -383,26 +383,9 @@ public final class SourceContract {
         deserialize(s, o);
     }
 
-    /**
-     * By the stream's own order when it defines one ({@code wentBackwards} overridden): offsets ordered
-     * lexicographically, as Delta's (version, index) where the index falls back to -1 at each new version, are
-     * neither before nor after field by field. Otherwise by {@link OffsetJson#compare}.
-     */
-    private static boolean backwards(MicroBatchStream s, Offset later, Offset earlier) {
-        if (ordersOwnOffsets(s)) {
-            return s.wentBackwards(s.deserializeOffset(earlier.json()), s.deserializeOffset(later.json())).isPresent();
-        }
+    private static boolean backwards(Offset later, Offset earlier) {
         OffsetJson.Order o = OffsetJson.compare(later.json(), earlier.json());
         return o == OffsetJson.Order.BEFORE || o == OffsetJson.Order.MIXED;
-    }
-
-    private static boolean ordersOwnOffsets(MicroBatchStream s) {
-        try {
-            return s.getClass().getMethod("wentBackwards", Offset.class, Offset.class).getDeclaringClass()
-                    != MicroBatchStream.class;
-        } catch (NoSuchMethodException e) {
-            return false;
-        }
     }
 
     /** Plans and reads a range; a failure breaks {@code rule}. */
