@@ -36,7 +36,8 @@ final class Plugins {
     static final List<Known> KNOWN = List.of(
             new Known("sluice-parquet", "sluice-parquet-plugin.jar", List.of("parquet")),
             new Known("sluice-avro", "sluice-avro-plugin.jar", List.of("avro")),
-            new Known("sluice-delta", "sluice-delta-plugin.jar", List.of("delta")));
+            new Known("sluice-delta", "sluice-delta-plugin.jar", List.of("delta")),
+            new Known("sluice-iceberg", "sluice-iceberg-plugin.jar", List.of("iceberg")));
 
     private Plugins() {
     }

@@ -35,7 +35,7 @@ class OptionDocsTest {
     private static final Pattern HEADING = Pattern.compile("^(#+)\\s+(.*)$");
 
     /** The page and sections (null: the whole page) of each built-in source. */
-    private static final Map<String, List<String>> SOURCE_PAGES = Map.of(
+    private static final Map<String, List<String>> SOURCE_PAGES = pages(
             "rate", List.of("sources/rate.md"),
             "rate-micro-batch", List.of("sources/rate-micro-batch.md"),
             "socket", List.of("sources/socket.md"),
@@ -45,8 +45,9 @@ class OptionDocsTest {
             "text", List.of("sources/file.md", "sources/file-formats.md#text"),
             "parquet", List.of("sources/file.md", "formats/parquet.md#Reading options"),
             "avro", List.of("sources/file.md", "formats/avro.md#Reading options"),
-            "kafka", List.of("sources/kafka.md"));
-    private static final Map<String, List<String>> SINK_PAGES = Map.of(
+            "kafka", List.of("sources/kafka.md"),
+            "iceberg", List.of("tables/iceberg.md#Source options"));
+    private static final Map<String, List<String>> SINK_PAGES = pages(
             "console", List.of("sinks/console-foreach.md#console"),
             "memory", List.of("sinks/memory-noop.md#memory"),
             "noop", List.of("sinks/memory-noop.md#noop"),
@@ -58,7 +59,18 @@ class OptionDocsTest {
                     "sinks/file.md#text"),
             "parquet", List.of("formats/parquet.md#Writing options", "sinks/file.md#All formats"),
             "avro", List.of("formats/avro.md#Writing options", "sinks/file.md#All formats"),
-            "kafka", List.of("sinks/kafka.md"));
+            "kafka", List.of("sinks/kafka.md"),
+            "iceberg", List.of("tables/iceberg.md#Sink options"));
+
+    /** Format to pages, from pairs (more than Map.of's ten). */
+    @SuppressWarnings("unchecked")
+    private static Map<String, List<String>> pages(Object... pairs) {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            m.put((String) pairs[i], (List<String>) pairs[i + 1]);
+        }
+        return Map.copyOf(m);
+    }
 
     /** One row of an option table: the option names of its first cell, and its default cell (or null). */
     record Row(String where, List<String> names, String defaultCell) {
@@ -123,7 +135,8 @@ class OptionDocsTest {
     private static boolean builtIn(Object provider) {
         String pkg = provider.getClass().getPackageName();
         return pkg.startsWith("io.sluice.core") || pkg.startsWith("io.sluice.files")
-                || pkg.startsWith("io.sluice.kafka") || pkg.startsWith("io.sluice.parquet") || pkg.startsWith("io.sluice.avro");
+                || pkg.startsWith("io.sluice.kafka") || pkg.startsWith("io.sluice.parquet") || pkg.startsWith("io.sluice.avro")
+                || pkg.startsWith("io.sluice.iceberg");
     }
 
     private static void check(String what, OptionSet declared, OptionSet engine, List<Row> rows,

@@ -96,6 +96,24 @@ public final class DataStreamReader {
         return new StreamFrame(sluice, new SourceSpec(provider, opts, resolved), bounded);
     }
 
+    /**
+     * Loads a table by name, as Spark's {@code readStream().table(name)} / {@code read().table(name)}: the name
+     * ({@code catalog.namespace.table}, parts in back-quotes when they hold dots) is resolved through the catalogs
+     * configured on the engine ({@code spark.sql.catalog.<name>}, see {@link Sluice.Builder#config}) to a source
+     * and the options that point it at the table; the options given here are added (the table's win on a clash),
+     * then {@link #load()}. A format given with {@link #format} is replaced by the table's.
+     *
+     * @throws IllegalArgumentException for a name that does not parse, an unknown catalog, a catalog no module
+     *                                  serves, a table that does not exist (Spark's {@code TABLE_OR_VIEW_NOT_FOUND}),
+     *                                  or any error of {@link #load()}
+     */
+    public StreamFrame table(String tableName) {
+        io.sluice.api.table.TableCatalogProvider.ResolvedTable t = sluice.tableNames().resolve(tableName, false);
+        format(t.format());
+        t.options().forEach(this::option);
+        return load();
+    }
+
     /** {@code option("path", path).load()}. */
     public StreamFrame load(String path) {
         return option("path", path).load();

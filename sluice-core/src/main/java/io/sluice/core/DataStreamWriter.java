@@ -185,6 +185,24 @@ public final class DataStreamWriter {
         return MicroBatchExecution.start(sluice, spec);
     }
 
+    /**
+     * Starts the query writing into a table by name, as Spark's {@code toTable(name)}: the name is resolved through
+     * the catalogs configured on the engine ({@code spark.sql.catalog.<name>}, see {@link Sluice.Builder#config}) to
+     * a sink and the options that point it at the table (a missing table is resolved to one the sink creates with
+     * the stream's schema, when the catalog can create tables); the options given here are added (the table's win
+     * on a clash), then {@link #start()}. A format given with {@link #format} is replaced by the table's.
+     *
+     * @throws IllegalArgumentException for a name that does not parse, an unknown catalog, a catalog no module
+     *                                  serves, a table that cannot be found or created, or any error of
+     *                                  {@link #start()}
+     */
+    public StreamingQuery toTable(String tableName) {
+        io.sluice.api.table.TableCatalogProvider.ResolvedTable t = sluice.tableNames().resolve(tableName, true);
+        format(t.format());
+        t.options().forEach(this::option);
+        return start();
+    }
+
     /** {@code option("path", path).start()}. */
     public StreamingQuery start(String path) {
         return option("path", path).start();

@@ -48,6 +48,7 @@ public final class Sluice implements AutoCloseable {
     private final Map<String, String> config;
     private final ZoneId sessionTimeZone;
     private final UnknownOptions unknownOptions;
+    private final TableNames tableNames;
     private final ThreadPoolExecutor readers;
     private final ListenerBus bus = new ListenerBus();
     private final Set<MicroBatchExecution> active = ConcurrentHashMap.newKeySet();
@@ -68,6 +69,7 @@ public final class Sluice implements AutoCloseable {
                 new LinkedBlockingQueue<>(), named("sluice-reader-"));
         this.readers.allowCoreThreadTimeOut(true);
         this.loader = b.classLoader;
+        this.tableNames = new TableNames(config, b.classLoader);
         try {
             for (java.nio.file.Path p : b.dataSourceFiles) {
                 registerDataSourceFiles(p);
@@ -221,6 +223,11 @@ public final class Sluice implements AutoCloseable {
         return clock;
     }
 
+    /** Table names through the configured catalogs ({@code readStream().table}, {@code toTable}). */
+    TableNames tableNames() {
+        return tableNames;
+    }
+
     /** The engine configuration given to {@link Builder#config}, keys as given, in order. */
     public Map<String, String> config() {
         return config;
@@ -337,6 +344,11 @@ public final class Sluice implements AutoCloseable {
      *   ({@link Sluice#sessionTimeZone()}), a zone id as Spark's {@code DateTimeUtils.getZoneId} reads it (a region
      *   such as {@code America/Los_Angeles}, an offset such as {@code +02:00}, {@code UTC}, {@code GMT+2}, or a short
      *   id such as {@code PST}); default: the JVM's default zone.</li>
+     *   <li>{@code spark.sql.catalog.<name>} = an implementation, and {@code spark.sql.catalog.<name>.<property>}:
+     *   a catalog for table names ({@link DataStreamReader#table}, {@link DataStreamWriter#toTable}), served by the
+     *   {@code io.sluice.api.table.TableCatalogProvider} on the class loader that handles that implementation;
+     *   {@code spark.sql.defaultCatalog}: the catalog of names that do not start with one (default
+     *   {@code spark_catalog}, which exists only when configured).</li>
      * </ul>
      */
     public static final class Builder {

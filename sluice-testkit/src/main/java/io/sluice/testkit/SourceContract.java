@@ -50,7 +50,7 @@ import java.util.stream.Stream;
  *   <li>{@code offset-json}: every offset's JSON is not empty and {@code deserializeOffset(json).json()} gives the
  *       same JSON (the offset log round trip);</li>
  *   <li>{@code end-not-before-start}: {@code latestOffset(start, limit)} is never before {@code start} by
- *       {@link OffsetJson#compare};</li>
+ *       {@link OffsetJson#compare} (or by the stream's own {@code wentBackwards}, see {@link #orderedByStream()});</li>
  *   <li>{@code monotonic-latest}: latest offsets never go backwards from one trigger to the next, neither the
  *       batch ends nor {@code reportLatestOffset()};</li>
  *   <li>{@code partitions-serializable}: every planned partition survives Java serialization;</li>
@@ -86,6 +86,7 @@ public final class SourceContract {
     private int maxTriggers = 20;
     private long awaitDataMillis;
     private ReadLimit readLimit;
+    private boolean orderedByStream;
 
     private SourceContract(String format) {
         this.format = Objects.requireNonNull(format, "format");
@@ -170,6 +171,16 @@ public final class SourceContract {
         return this;
     }
 
+    /**
+     * Orders offsets by the stream's {@code MicroBatchStream.wentBackwards} instead of comparing their JSON numbers
+     * ({@link OffsetJson#compare}): for sources whose offsets hold numbers that are ids, not positions (an Iceberg
+     * snapshot id), so that only the stream can tell which of two offsets comes first.
+     */
+    public SourceContract orderedByStream() {
+        this.orderedByStream = true;
+        return this;
+    }
+
     /** The read limit to plan under, instead of the source's {@code defaultReadLimit()}. */
     public SourceContract readLimit(ReadLimit limit) {
         this.readLimit = limit;
@@ -242,7 +253,7 @@ public final class SourceContract {
                 Offset reported = call("monotonic-latest", null, "reportLatestOffset()", a::reportLatestOffset);
                 if (reported != null) {
                     checkJson(a, reported, "reportLatestOffset()");
-                    if (previousReported != null && backwards(reported, previousReported)) {
+                    if (previousReported != null && backwards(a, reported, previousReported)) {
                         throw new ContractViolation("monotonic-latest", null, "reportLatestOffset() went from "
                                 + previousReported.json() + " back to " + reported.json(), null);
                     }
@@ -252,11 +263,11 @@ public final class SourceContract {
                     continue;
                 }
                 checkJson(a, end, "latestOffset(start, limit)");
-                if (backwards(end, from)) {
+                if (backwards(a, end, from)) {
                     throw new ContractViolation("end-not-before-start", range(from, end),
                             "latestOffset returned an end before the start", null);
                 }
-                if (previousEnd != null && backwards(end, previousEnd)) {
+                if (previousEnd != null && backwards(a, end, previousEnd)) {
                     throw new ContractViolation("monotonic-latest", range(from, end), "latestOffset went from "
                             + previousEnd.json() + " back to " + end.json(), null);
                 }
@@ -383,7 +394,10 @@ public final class SourceContract {
         deserialize(s, o);
     }
 
-    private static boolean backwards(Offset later, Offset earlier) {
+    private boolean backwards(MicroBatchStream stream, Offset later, Offset earlier) {
+        if (orderedByStream) {
+            return stream.wentBackwards(earlier, later).isPresent();
+        }
         OffsetJson.Order o = OffsetJson.compare(later.json(), earlier.json());
         return o == OffsetJson.Order.BEFORE || o == OffsetJson.Order.MIXED;
     }

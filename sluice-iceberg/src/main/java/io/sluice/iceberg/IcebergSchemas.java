@@ -1,0 +1,220 @@
+package io.sluice.iceberg;
+
+import io.sluice.api.Row;
+import io.sluice.api.types.ArrayType;
+import io.sluice.api.types.AtomicType;
+import io.sluice.api.types.DataType;
+import io.sluice.api.types.DecimalType;
+import io.sluice.api.types.MapType;
+import io.sluice.api.types.StructField;
+import io.sluice.api.types.StructType;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Iceberg's types and values to Sluice's and back, as iceberg-spark maps them (TypeToSparkType, SparkTypeToType):
+ * timestamptz is Spark's timestamp; byte and short are written as int. Iceberg's timestamp without zone, time,
+ * uuid and fixed have no Sluice type yet and are refused with the column's name.
+ */
+final class IcebergSchemas {
+    private IcebergSchemas() {
+    }
+
+    static StructType toSluice(Schema schema) {
+        return (StructType) toSluice("", schema.asStruct());
+    }
+
+    private static DataType toSluice(String column, Type type) {
+        return switch (type.typeId()) {
+            case BOOLEAN -> DataType.booleanType();
+            case INTEGER -> DataType.intType();
+            case LONG -> DataType.longType();
+            case FLOAT -> DataType.floatType();
+            case DOUBLE -> DataType.doubleType();
+            case STRING -> DataType.stringType();
+            case BINARY -> DataType.binaryType();
+            case DATE -> DataType.dateType();
+            case DECIMAL -> new DecimalType(((Types.DecimalType) type).precision(), ((Types.DecimalType) type).scale());
+            case TIMESTAMP -> {
+                if (!((Types.TimestampType) type).shouldAdjustToUTC()) {
+                    throw unsupported(column, type);
+                }
+                yield DataType.timestampType();
+            }
+            case STRUCT -> {
+                List<StructField> fields = new ArrayList<>();
+                for (Types.NestedField f : type.asStructType().fields()) {
+                    fields.add(new StructField(f.name(), toSluice(column + f.name(), f.type()), f.isOptional()));
+                }
+                yield new StructType(fields);
+            }
+            case LIST -> new ArrayType(toSluice(column, type.asListType().elementType()),
+                    type.asListType().isElementOptional());
+            case MAP -> new MapType(toSluice(column, type.asMapType().keyType()),
+                    toSluice(column, type.asMapType().valueType()), type.asMapType().isValueOptional());
+            default -> throw unsupported(column, type);
+        };
+    }
+
+    private static IllegalArgumentException unsupported(String column, Type type) {
+        return new IllegalArgumentException("Column '" + column + "' has Iceberg type " + type
+                + ", which Sluice cannot read or write yet");
+    }
+
+    /** A new table's schema from the stream's, fields optional as Spark's are nullable, ids assigned in order. */
+    static Schema toIceberg(StructType schema) {
+        AtomicInteger ids = new AtomicInteger(0);
+        Types.StructType struct = (Types.StructType) toIceberg(schema, ids);
+        return new Schema(struct.fields());
+    }
+
+    private static Type toIceberg(DataType type, AtomicInteger ids) {
+        if (type instanceof StructType s) {
+            List<Integer> fieldIds = new ArrayList<>();
+            for (int i = 0; i < s.size(); i++) {
+                fieldIds.add(ids.incrementAndGet());
+            }
+            List<Types.NestedField> fields = new ArrayList<>();
+            for (int i = 0; i < s.size(); i++) {
+                StructField f = s.field(i);
+                Type t = toIceberg(f.dataType(), ids);
+                fields.add(f.nullable() ? Types.NestedField.optional(fieldIds.get(i), f.name(), t)
+                        : Types.NestedField.required(fieldIds.get(i), f.name(), t));
+            }
+            return Types.StructType.of(fields);
+        }
+        if (type instanceof ArrayType a) {
+            int id = ids.incrementAndGet();
+            Type e = toIceberg(a.elementType(), ids);
+            return a.containsNull() ? Types.ListType.ofOptional(id, e) : Types.ListType.ofRequired(id, e);
+        }
+        if (type instanceof MapType m) {
+            int k = ids.incrementAndGet();
+            int v = ids.incrementAndGet();
+            Type kt = toIceberg(m.keyType(), ids);
+            Type vt = toIceberg(m.valueType(), ids);
+            return m.valueContainsNull() ? Types.MapType.ofOptional(k, v, kt, vt) : Types.MapType.ofRequired(k, v, kt, vt);
+        }
+        if (type instanceof DecimalType d) {
+            return Types.DecimalType.of(d.precision(), d.scale());
+        }
+        return switch ((AtomicType) type) {
+            case BOOLEAN_TYPE -> Types.BooleanType.get();
+            case BYTE_TYPE, SHORT_TYPE, INT_TYPE -> Types.IntegerType.get();
+            case LONG_TYPE -> Types.LongType.get();
+            case FLOAT_TYPE -> Types.FloatType.get();
+            case DOUBLE_TYPE -> Types.DoubleType.get();
+            case STRING_TYPE -> Types.StringType.get();
+            case BINARY_TYPE -> Types.BinaryType.get();
+            case DATE_TYPE -> Types.DateType.get();
+            case TIMESTAMP_TYPE -> Types.TimestampType.withZone();
+        };
+    }
+
+    /** One Iceberg generic record as a row of {@code type}. */
+    static Row toRow(Record record, StructType type) {
+        Object[] values = new Object[type.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = toSluiceValue(record.get(i), type.field(i).dataType());
+        }
+        return Row.wrap(values);
+    }
+
+    private static Object toSluiceValue(Object v, DataType type) {
+        if (v == null) {
+            return null;
+        }
+        if (type instanceof StructType s) {
+            return toRow((Record) v, s);
+        }
+        if (type instanceof ArrayType a) {
+            List<Object> out = new ArrayList<>();
+            for (Object e : (List<?>) v) {
+                out.add(toSluiceValue(e, a.elementType()));
+            }
+            return out;
+        }
+        if (type instanceof MapType m) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            ((Map<?, ?>) v).forEach((k, e) -> out.put(toSluiceValue(k, m.keyType()), toSluiceValue(e, m.valueType())));
+            return out;
+        }
+        if (v instanceof CharSequence cs) {
+            return cs.toString();
+        }
+        if (v instanceof ByteBuffer b) {
+            ByteBuffer d = b.duplicate();
+            byte[] bytes = new byte[d.remaining()];
+            d.get(bytes);
+            return bytes;
+        }
+        if (v instanceof OffsetDateTime t) {
+            return t.toInstant();
+        }
+        return v;
+    }
+
+    /** One row of the stream as a record of the table's {@code struct}, its fields matched by name. */
+    static Record toRecord(Row row, StructType rowType, Types.StructType struct) {
+        GenericRecord r = GenericRecord.create(struct);
+        for (int i = 0; i < rowType.size(); i++) {
+            StructField f = rowType.field(i);
+            Types.NestedField target = struct.field(f.name());
+            r.setField(target.name(), toIcebergValue(row.get(i), f.dataType(), target.type()));
+        }
+        return r;
+    }
+
+    private static Object toIcebergValue(Object v, DataType type, Type target) {
+        if (v == null) {
+            return null;
+        }
+        if (type instanceof StructType s) {
+            return toRecord((Row) v, s, target.asStructType());
+        }
+        if (type instanceof ArrayType a) {
+            List<Object> out = new ArrayList<>();
+            for (Object e : (List<?>) v) {
+                out.add(toIcebergValue(e, a.elementType(), target.asListType().elementType()));
+            }
+            return out;
+        }
+        if (type instanceof MapType m) {
+            Map<Object, Object> out = new LinkedHashMap<>();
+            ((Map<?, ?>) v).forEach((k, e) -> out.put(toIcebergValue(k, m.keyType(), target.asMapType().keyType()),
+                    toIcebergValue(e, m.valueType(), target.asMapType().valueType())));
+            return out;
+        }
+        if (v instanceof Byte b) {
+            return (int) b;
+        }
+        if (v instanceof Short s) {
+            return (int) s;
+        }
+        if (v instanceof byte[] bytes) {
+            return ByteBuffer.wrap(bytes);
+        }
+        if (v instanceof Instant t) {
+            return t.atOffset(ZoneOffset.UTC);
+        }
+        if (v instanceof LocalDate || v instanceof BigDecimal) {
+            return v;
+        }
+        return v;
+    }
+}

@@ -1,0 +1,201 @@
+package io.sluice.iceberg;
+
+import io.sluice.api.Row;
+import io.sluice.api.sink.BatchInfo;
+import io.sluice.api.sink.BatchWriter;
+import io.sluice.api.sink.PartitionWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.sink.SinkContext;
+import io.sluice.api.types.StructField;
+import io.sluice.api.types.StructType;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericAppenderFactory;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One run of the Iceberg sink. Each partition writer writes Parquet data files (one per table partition it sees);
+ * the batch's commit is one fast append carrying iceberg-spark's summary keys {@code spark.sql.streaming.queryId}
+ * and {@code spark.sql.streaming.epochId}. Before committing, the current snapshot's ancestors are walked to the
+ * first one written by this query: a batch id at or below its epoch id was committed already (a re-run after a
+ * crash between the table's commit and {@code commits/N}) and is skipped, as iceberg-spark's SparkWrite does.
+ * Iceberg retries a commit that lost a race ({@code commit.retry.num-retries}) by re-applying the append on the
+ * new metadata; only this query writes its query id, so that retry cannot apply a batch twice.
+ */
+final class IcebergSink implements Sink {
+    static final String QUERY_ID = "spark.sql.streaming.queryId";
+    static final String EPOCH_ID = "spark.sql.streaming.epochId";
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergSink.class);
+
+    private final SinkContext context;
+    private final IcebergTables tables;
+    private final Table table;
+    private final StructType rowType;
+    private final Types.StructType struct;
+    private final AtomicLong fileCount = new AtomicLong();
+
+    IcebergSink(SinkContext context) {
+        this.context = context;
+        this.tables = IcebergTables.of(context.options());
+        this.rowType = context.schema();
+        Schema streamSchema = IcebergSchemas.toIceberg(rowType);
+        PartitionSpec.Builder spec = PartitionSpec.builderFor(streamSchema);
+        for (String col : IcebergOptions.SINK.get(context.options(), IcebergOptions.PARTITION_BY).map(v -> v.split(","))
+                .orElse(new String[0])) {
+            if (!col.isBlank()) {
+                if (streamSchema.findField(col.trim()) == null) {
+                    throw new IllegalArgumentException("partitionBy column '" + col.trim() + "' is not in the "
+                            + "stream's schema (" + rowType.toDDL() + ")");
+                }
+                spec.identity(col.trim());
+            }
+        }
+        this.table = tables.loadOrCreate(streamSchema, spec.build());
+        this.struct = table.schema().asStruct();
+        for (StructField f : rowType.fields()) {
+            if (struct.field(f.name()) == null) {
+                throw new IllegalArgumentException("Cannot write to table " + tables.describe() + ": the stream's "
+                        + "column '" + f.name() + "' is not in the table's schema (" + table.schema() + ")");
+            }
+        }
+    }
+
+    @Override
+    public BatchWriter beginBatch(long batchId) {
+        return beginBatch(BatchInfo.unknown(context.queryId(), batchId));
+    }
+
+    @Override
+    public BatchWriter beginBatch(BatchInfo batch) {
+        return new IcebergBatch(batch.batchId());
+    }
+
+    private final class IcebergBatch implements BatchWriter {
+        private final long batchId;
+        private final AtomicLong rows = new AtomicLong();
+
+        IcebergBatch(long batchId) {
+            this.batchId = batchId;
+        }
+
+        @Override
+        public PartitionWriter partitionWriter(int partitionId) {
+            OutputFileFactory files = OutputFileFactory.builderFor(table, partitionId, fileCount.incrementAndGet())
+                    .format(FileFormat.PARQUET).operationId(context.queryId() + "-" + batchId).build();
+            GenericAppenderFactory factory = new GenericAppenderFactory(table.schema(), table.spec());
+            PartitionSpec spec = table.spec();
+            PartitionKey key = new PartitionKey(spec, table.schema());
+            InternalRecordWrapper wrapper = new InternalRecordWrapper(struct);
+            // One open data file per table partition this writer sees (a fan-out), closed at commit.
+            Map<PartitionKey, DataWriter<Record>> writers = new HashMap<>();
+            return new PartitionWriter() {
+                @Override
+                public void write(Row row) {
+                    Record r = IcebergSchemas.toRecord(row, rowType, struct);
+                    key.partition(wrapper.wrap(r));
+                    DataWriter<Record> w = writers.get(key);
+                    if (w == null) {
+                        PartitionKey copy = key.copy();
+                        w = factory.newDataWriter(spec.isUnpartitioned() ? files.newOutputFile()
+                                : files.newOutputFile(spec, copy), FileFormat.PARQUET,
+                                spec.isUnpartitioned() ? null : copy);
+                        writers.put(copy, w);
+                    }
+                    w.write(r);
+                    rows.incrementAndGet();
+                }
+
+                @Override
+                public Object commit() throws IOException {
+                    List<DataFile> out = new ArrayList<>();
+                    for (DataWriter<Record> w : writers.values()) {
+                        w.close();
+                        out.add(w.toDataFile());
+                    }
+                    return out;
+                }
+
+                @Override
+                public void abort() {
+                    for (DataWriter<Record> w : writers.values()) {
+                        try {
+                            w.close();
+                            table.io().deleteFile(w.toDataFile().location());
+                        } catch (IOException | RuntimeException e) {
+                            LOG.warn("Could not remove a file of an aborted partition of batch {}", batchId, e);
+                        }
+                    }
+                }
+            };
+        }
+
+        @Override
+        public void commit(List<Object> partitionResults) {
+            table.refresh();
+            long committed = lastCommittedEpoch();
+            if (batchId <= committed) {
+                LOG.info("Batch {} of query {} is already in Iceberg table {} (its latest epoch is {}): skipped",
+                        batchId, context.queryId(), tables.describe(), committed);
+                return;
+            }
+            List<DataFile> files = new ArrayList<>();
+            for (Object r : partitionResults) {
+                @SuppressWarnings("unchecked")
+                List<DataFile> part = (List<DataFile>) r;
+                files.addAll(part);
+            }
+            AppendFiles append = table.newFastAppend();
+            files.forEach(append::appendFile);
+            append.set(QUERY_ID, context.queryId()).set(EPOCH_ID, Long.toString(batchId)).commit();
+        }
+
+        @Override
+        public long numOutputRows() {
+            return rows.get();
+        }
+    }
+
+    /** The epoch id of this query's newest commit among the current snapshot's ancestors, or -1. */
+    private long lastCommittedEpoch() {
+        if (table.currentSnapshot() == null) {
+            return -1;
+        }
+        for (Snapshot s : SnapshotUtil.currentAncestors(table)) {
+            if (context.queryId().equals(s.summary().get(QUERY_ID))) {
+                String epoch = s.summary().get(EPOCH_ID);
+                return epoch == null ? -1 : Long.parseLong(epoch);
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public String description() {
+        return "IcebergSink[" + tables.describe() + "]";
+    }
+
+    @Override
+    public void close() throws IOException {
+        tables.close();
+    }
+}

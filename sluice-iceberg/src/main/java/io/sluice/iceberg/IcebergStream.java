@@ -1,0 +1,448 @@
+package io.sluice.iceberg;
+
+import io.sluice.api.Offset;
+import io.sluice.api.ReadLimit;
+import io.sluice.api.Row;
+import io.sluice.api.io.DurableFiles;
+import io.sluice.api.source.InputPartition;
+import io.sluice.api.source.MicroBatchStream;
+import io.sluice.api.source.PartitionReader;
+import io.sluice.api.source.StreamContext;
+import io.sluice.api.source.SupportsTriggerAvailableNow;
+import io.sluice.api.types.StructType;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.MicroBatches;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.CloseableIterator;
+import org.apache.iceberg.parquet.Parquet;
+import org.apache.iceberg.util.Pair;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.iceberg.util.SnapshotUtil;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * One run of the Iceberg source: iceberg-spark's SparkMicroBatchStream on Sluice's contract. Offsets, the
+ * starting snapshot, admission control and the snapshot-operation rules are iceberg-spark's; the initial offset is
+ * kept in the source's metadata folder, as iceberg-spark's InitialOffsetStore keeps it in the checkpoint, so a
+ * re-run of batch 0 reads the same range. One partition per data file.
+ */
+final class IcebergStream implements SupportsTriggerAvailableNow {
+    private final StreamContext context;
+    private final IcebergTables tables;
+    private final Table table;
+    private final Schema schema;
+    private final StructType rowType;
+    private final long fromTimestamp;
+    private final int maxFiles;
+    private final int maxRows;
+    private final boolean skipDelete;
+    private final boolean skipOverwrite;
+    /** Under availableNow, the snapshot that was current when the query started: no batch goes past it. */
+    private Long availableNowSnapshot;
+
+    IcebergStream(StreamContext context) {
+        this.context = context;
+        var o = context.options();
+        this.tables = IcebergTables.of(o);
+        this.table = tables.require();
+        this.schema = table.schema();
+        this.rowType = IcebergSchemas.toSluice(schema);
+        this.fromTimestamp = IcebergOptions.SOURCE.get(o, IcebergOptions.STREAM_FROM_TIMESTAMP).map(Long::parseLong)
+                .orElse(Long.MIN_VALUE);
+        this.maxFiles = IcebergOptions.SOURCE.getInt(o, IcebergOptions.MAX_FILES);
+        this.maxRows = IcebergOptions.SOURCE.getInt(o, IcebergOptions.MAX_ROWS);
+        this.skipDelete = IcebergOptions.SOURCE.getBoolean(o, IcebergOptions.SKIP_DELETE);
+        this.skipOverwrite = IcebergOptions.SOURCE.getBoolean(o, IcebergOptions.SKIP_OVERWRITE);
+    }
+
+    @Override
+    public Offset initialOffset() {
+        if (context.bounded()) {
+            return StreamingOffset.START;
+        }
+        Path file = context.metadataPath() == null ? null : context.metadataPath().resolve("initial-offset.json");
+        try {
+            if (file != null && Files.exists(file)) {
+                return StreamingOffset.fromJson(Files.readString(file, StandardCharsets.UTF_8));
+            }
+            table.refresh();
+            StreamingOffset initial = determineStartingOffset();
+            if (file != null) {
+                Files.createDirectories(file.getParent());
+                DurableFiles.replace(file, initial.json().getBytes(StandardCharsets.UTF_8));
+            }
+            return initial;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot keep the Iceberg source's initial offset in " + file, e);
+        }
+    }
+
+    @Override
+    public Offset deserializeOffset(String json) {
+        return StreamingOffset.fromJson(json);
+    }
+
+    /**
+     * Snapshot ids are not ordered: an offset is before another when its snapshot is an ancestor of the other's,
+     * or the same snapshot at a smaller position. (S, n) after all of S's files and (next of S, 0) are the same
+     * point, written either way by iceberg-spark.
+     */
+    @Override
+    public Optional<String> wentBackwards(Offset previousEnd, Offset end) {
+        StreamingOffset prev = (StreamingOffset) previousEnd;
+        StreamingOffset now = (StreamingOffset) end;
+        if (now.equals(StreamingOffset.START) && !prev.equals(StreamingOffset.START)) {
+            return Optional.of("snapshot_id -1 is before " + prev.snapshotId());
+        }
+        if (prev.equals(StreamingOffset.START) || now.equals(StreamingOffset.START)) {
+            return Optional.empty();
+        }
+        if (now.snapshotId() == prev.snapshotId()) {
+            return now.position() < prev.position() ? Optional.of("position " + now.position() + " of snapshot "
+                    + now.snapshotId() + " is before " + prev.position()) : Optional.empty();
+        }
+        table.refresh();
+        if (table.snapshot(now.snapshotId()) != null && table.snapshot(prev.snapshotId()) != null
+                && SnapshotUtil.isAncestorOf(table, prev.snapshotId(), now.snapshotId())) {
+            Snapshot after = SnapshotUtil.snapshotAfter(table, now.snapshotId());
+            boolean samePoint = after.snapshotId() == prev.snapshotId() && prev.position() == 0
+                    && now.position() >= addedFilesCount(table.snapshot(now.snapshotId()));
+            return samePoint ? Optional.empty() : Optional.of("snapshot " + now.snapshotId()
+                    + " is an ancestor of " + prev.snapshotId());
+        }
+        return Optional.empty();
+    }
+
+    @Override
+    public ReadLimit defaultReadLimit() {
+        if (maxFiles != Integer.MAX_VALUE && maxRows != Integer.MAX_VALUE) {
+            return ReadLimit.composite(ReadLimit.maxFiles(maxFiles), ReadLimit.maxRows(maxRows));
+        } else if (maxFiles != Integer.MAX_VALUE) {
+            return ReadLimit.maxFiles(maxFiles);
+        } else if (maxRows != Integer.MAX_VALUE) {
+            return ReadLimit.maxRows(maxRows);
+        }
+        return ReadLimit.allAvailable();
+    }
+
+    private StreamingOffset determineStartingOffset() {
+        if (table.currentSnapshot() == null) {
+            return StreamingOffset.START;
+        }
+        if (fromTimestamp == Long.MIN_VALUE) {
+            return new StreamingOffset(SnapshotUtil.oldestAncestor(table).snapshotId(), 0, false);
+        }
+        if (table.currentSnapshot().timestampMillis() < fromTimestamp) {
+            return StreamingOffset.START;
+        }
+        try {
+            Snapshot snapshot = SnapshotUtil.oldestAncestorAfter(table, fromTimestamp);
+            return snapshot != null ? new StreamingOffset(snapshot.snapshotId(), 0, false) : StreamingOffset.START;
+        } catch (IllegalStateException e) {
+            return new StreamingOffset(SnapshotUtil.oldestAncestor(table).snapshotId(), 0, false);
+        }
+    }
+
+    @Override
+    public void prepareForTriggerAvailableNow() {
+        table.refresh();
+        availableNowSnapshot = table.currentSnapshot() == null ? null : table.currentSnapshot().snapshotId();
+    }
+
+    @Override
+    public Offset latestOffset(Offset start, ReadLimit limit) {
+        table.refresh();
+        // Beyond iceberg-spark, which checks stream-from-timestamp on every trigger: a starting option applies
+        // before the first offset only, as for every Sluice source, so a restart never stalls on it.
+        if (table.currentSnapshot() == null
+                || (start.equals(StreamingOffset.START) && table.currentSnapshot().timestampMillis() < fromTimestamp)) {
+            return StreamingOffset.START;
+        }
+        if (context.bounded()) {
+            Snapshot current = table.currentSnapshot();
+            return new StreamingOffset(current.snapshotId(), 0, true);
+        }
+        StreamingOffset startingOffset = (StreamingOffset) start;
+        if (startingOffset.equals(StreamingOffset.START)) {
+            startingOffset = determineStartingOffset();
+        }
+        Snapshot curSnapshot = table.snapshot(startingOffset.snapshotId());
+        validateSnapshotExists(curSnapshot, startingOffset);
+        long latestSnapshotId = availableNowSnapshot != null ? availableNowSnapshot
+                : table.currentSnapshot().snapshotId();
+        int startPos = (int) startingOffset.position();
+        boolean scanAllFiles = startingOffset.scanAllFiles();
+        boolean more = true;
+        int filesAdded = 0;
+        long records = 0;
+        int curPos = 0;
+        int fileLimit = maxFiles(limit);
+        long rowLimit = maxRows(limit);
+        while (more) {
+            List<Pair<ManifestFile, Integer>> manifests = MicroBatches.skippedManifestIndexesFromSnapshot(
+                    table.io(), curSnapshot, startPos, scanAllFiles);
+            for (int i = 0; i < manifests.size() && more; i++) {
+                curPos = manifests.get(i).second();
+                try (CloseableIterable<FileScanTask> tasks = MicroBatches.openManifestFile(table.io(), table.specs(),
+                        true, curSnapshot, manifests.get(i).first(), scanAllFiles);
+                     CloseableIterator<FileScanTask> it = tasks.iterator()) {
+                    while (it.hasNext()) {
+                        FileScanTask task = it.next();
+                        if (curPos >= startPos) {
+                            if (filesAdded + 1 > fileLimit) {
+                                more = false;
+                                break;
+                            }
+                            filesAdded++;
+                            records += task.file().recordCount();
+                            if (records >= rowLimit) {
+                                curPos++;
+                                more = false;
+                                break;
+                            }
+                        }
+                        curPos++;
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            if (curSnapshot.snapshotId() == latestSnapshotId) {
+                break;
+            }
+            if (more) {
+                Snapshot next = nextValidSnapshot(curSnapshot);
+                if (next == null) {
+                    break;
+                }
+                curSnapshot = next;
+                startPos = -1;
+                scanAllFiles = false;
+            }
+        }
+        StreamingOffset latest = new StreamingOffset(curSnapshot.snapshotId(), curPos, scanAllFiles);
+        return latest.equals(startingOffset) ? null : latest;
+    }
+
+    private static int maxFiles(ReadLimit limit) {
+        if (limit instanceof ReadLimit.MaxFiles f) {
+            return f.files();
+        }
+        if (limit instanceof ReadLimit.Composite c) {
+            for (ReadLimit l : c.limits()) {
+                if (l instanceof ReadLimit.MaxFiles f) {
+                    return f.files();
+                }
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    private static long maxRows(ReadLimit limit) {
+        if (limit instanceof ReadLimit.MaxRows r) {
+            return r.rows();
+        }
+        if (limit instanceof ReadLimit.Composite c) {
+            for (ReadLimit l : c.limits()) {
+                if (l instanceof ReadLimit.MaxRows r) {
+                    return r.rows();
+                }
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
+    private Snapshot nextValidSnapshot(Snapshot cur) {
+        Snapshot next = SnapshotUtil.snapshotAfter(table, cur.snapshotId());
+        while (!shouldProcess(next)) {
+            if (next.snapshotId() == table.currentSnapshot().snapshotId()) {
+                return null;
+            }
+            next = SnapshotUtil.snapshotAfter(table, next.snapshotId());
+        }
+        return next;
+    }
+
+    private boolean shouldProcess(Snapshot snapshot) {
+        String op = snapshot.operation();
+        switch (op) {
+            case DataOperations.APPEND:
+                return true;
+            case DataOperations.REPLACE:
+                return false;
+            case DataOperations.DELETE:
+                if (!skipDelete) {
+                    throw new IllegalStateException("Cannot process delete snapshot: " + snapshot.snapshotId()
+                            + ", to ignore deletes, set " + IcebergOptions.SKIP_DELETE + "=true");
+                }
+                return false;
+            case DataOperations.OVERWRITE:
+                if (!skipOverwrite) {
+                    throw new IllegalStateException("Cannot process overwrite snapshot: " + snapshot.snapshotId()
+                            + ", to ignore overwrites, set " + IcebergOptions.SKIP_OVERWRITE + "=true");
+                }
+                return false;
+            default:
+                throw new IllegalStateException(String.format("Cannot process unknown snapshot operation: %s "
+                        + "(snapshot id %s)", op.toLowerCase(Locale.ROOT), snapshot.snapshotId()));
+        }
+    }
+
+    private static void validateSnapshotExists(Snapshot snapshot, StreamingOffset offset) {
+        if (snapshot == null) {
+            throw new IllegalStateException(String.format(Locale.ROOT,
+                    "Cannot load current offset at snapshot %d, the snapshot was expired or removed",
+                    offset.snapshotId()));
+        }
+    }
+
+    private long addedFilesCount(Snapshot snapshot) {
+        long count = PropertyUtil.propertyAsLong(snapshot.summary(), SnapshotSummary.ADDED_FILES_PROP, -1);
+        if (count != -1) {
+            return count;
+        }
+        long n = 0;
+        for (Object ignored : snapshot.addedDataFiles(table.io())) {
+            n++;
+        }
+        return n;
+    }
+
+    @Override
+    public List<InputPartition> planPartitions(Offset start, Offset end) {
+        StreamingOffset endOffset = (StreamingOffset) end;
+        if (endOffset.equals(StreamingOffset.START)) {
+            return List.of();
+        }
+        List<FileScanTask> tasks = new ArrayList<>();
+        if (context.bounded()) {
+            try (CloseableIterable<FileScanTask> all = table.newScan().useSnapshot(endOffset.snapshotId()).planFiles()) {
+                all.forEach(tasks::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        } else {
+            tasks = planFiles((StreamingOffset) start, endOffset);
+        }
+        List<InputPartition> partitions = new ArrayList<>();
+        for (FileScanTask t : tasks) {
+            if (!t.deletes().isEmpty()) {
+                throw new UnsupportedOperationException("Data file " + t.file().location() + " of table "
+                        + tables.describe() + " has delete files (row-level deletes), which Sluice's Iceberg source "
+                        + "cannot apply yet");
+            }
+            if (t.file().format() != FileFormat.PARQUET) {
+                throw new UnsupportedOperationException("Data file " + t.file().location() + " of table "
+                        + tables.describe() + " is " + t.file().format() + ": Sluice's Iceberg source reads Parquet "
+                        + "data files only");
+            }
+            partitions.add(new FilePartition(t.file().location(), t.start(), t.length()));
+        }
+        return partitions;
+    }
+
+    /** iceberg-spark's planFiles: [(start snapshot, position), (end snapshot, position)), snapshot by snapshot. */
+    private List<FileScanTask> planFiles(StreamingOffset startOffset, StreamingOffset endOffset) {
+        List<FileScanTask> tasks = new ArrayList<>();
+        StreamingOffset batchStart = StreamingOffset.START.equals(startOffset) ? determineStartingOffset() : startOffset;
+        StreamingOffset current = null;
+        do {
+            long endFileIndex;
+            if (current == null) {
+                current = batchStart;
+            } else {
+                Snapshot after = SnapshotUtil.snapshotAfter(table, current.snapshotId());
+                current = current.snapshotId() != endOffset.snapshotId()
+                        ? new StreamingOffset(after.snapshotId(), 0L, false) : endOffset;
+            }
+            Snapshot snapshot = table.snapshot(current.snapshotId());
+            validateSnapshotExists(snapshot, current);
+            if (!shouldProcess(snapshot)) {
+                continue;
+            }
+            endFileIndex = current.snapshotId() == endOffset.snapshotId() ? endOffset.position()
+                    : addedFilesCount(snapshot);
+            MicroBatches.MicroBatch batch = MicroBatches.from(snapshot, table.io()).caseSensitive(true)
+                    .specsById(table.specs()).generate(current.position(), endFileIndex, Long.MAX_VALUE,
+                            current.scanAllFiles());
+            tasks.addAll(batch.tasks());
+        } while (current.snapshotId() != endOffset.snapshotId());
+        return tasks;
+    }
+
+    /** One data file's range, read whole by one reader. */
+    record FilePartition(String location, long start, long length) implements InputPartition {
+    }
+
+    @Override
+    public PartitionReader createReader(InputPartition partition) {
+        FilePartition p = (FilePartition) partition;
+        CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(p.location()))
+                .project(schema)
+                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
+                .split(p.start(), p.length())
+                .build();
+        CloseableIterator<Record> it = records.iterator();
+        return new PartitionReader() {
+            private Row row;
+
+            @Override
+            public boolean next() {
+                if (!it.hasNext()) {
+                    return false;
+                }
+                row = IcebergSchemas.toRow(it.next(), rowType);
+                return true;
+            }
+
+            @Override
+            public Row get() {
+                return row;
+            }
+
+            @Override
+            public void close() throws IOException {
+                it.close();
+                records.close();
+            }
+        };
+    }
+
+    @Override
+    public Offset reportLatestOffset() {
+        Snapshot s = table.currentSnapshot();
+        return s == null ? StreamingOffset.START : new StreamingOffset(s.snapshotId(), addedFilesCount(s), false);
+    }
+
+    @Override
+    public void stop() {
+        try {
+            tables.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public String description() {
+        return "IcebergMicroBatchStream[" + tables.describe() + "]";
+    }
+}

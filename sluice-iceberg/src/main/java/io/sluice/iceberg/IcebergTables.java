@@ -1,0 +1,128 @@
+package io.sluice.iceberg;
+
+import io.sluice.api.InvalidOptionException;
+import io.sluice.api.Options;
+import io.sluice.api.io.LocalPaths;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.iceberg.hadoop.HadoopTables;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Loads and creates the table the options name: by {@code path} (a Hadoop table, as Spark's {@code load(path)}), or
+ * by {@code table} in the catalog built from the {@code catalog.*} options (Iceberg's
+ * {@link CatalogUtil#buildIcebergCatalog}: {@code type} hadoop, jdbc, rest, or {@code catalog-impl}). Holds the
+ * catalog open until closed.
+ */
+final class IcebergTables implements Closeable {
+    private final String path;
+    private final TableIdentifier identifier;
+    private final Catalog catalog;
+    private final Configuration conf;
+
+    private IcebergTables(String path, TableIdentifier identifier, Catalog catalog, Configuration conf) {
+        this.path = path;
+        this.identifier = identifier;
+        this.catalog = catalog;
+        this.conf = conf;
+    }
+
+    /** @throws InvalidOptionException when neither or both of path and table are given, or a bad catalog */
+    static IcebergTables of(Options options) {
+        Optional<String> path = options.get(IcebergOptions.PATH);
+        Optional<String> table = options.get(IcebergOptions.TABLE);
+        if (path.isPresent() == table.isPresent()) {
+            throw new InvalidOptionException(path.isPresent() ? IcebergOptions.TABLE : IcebergOptions.PATH,
+                    table.orElse(null), "give the table either by path (option(\"path\", dir) or load(dir)) or "
+                    + "by identifier (option(\"table\", \"db.table\") with the catalog.* options, or "
+                    + "readStream().table(\"catalog.db.table\")), not " + (path.isPresent() ? "both" : "neither"),
+                    true);
+        }
+        if (path.isPresent()) {
+            String location = LocalPaths.of(IcebergOptions.PATH, path.get()).toAbsolutePath().toString();
+            return new IcebergTables(location, null, null, new Configuration());
+        }
+        Map<String, String> props = options.withPrefix(IcebergOptions.CATALOG_PREFIX);
+        if (props.isEmpty()) {
+            throw new InvalidOptionException(IcebergOptions.TABLE, table.get(), "a table by identifier needs a "
+                    + "catalog: give its properties as catalog.type (hadoop, jdbc, rest), catalog.warehouse, "
+                    + "catalog.uri..., or name the table through a catalog configured on the engine "
+                    + "(spark.sql.catalog.<name>)", true);
+        }
+        TableIdentifier id;
+        try {
+            id = TableIdentifier.parse(table.get());
+        } catch (RuntimeException e) {
+            throw new InvalidOptionException(IcebergOptions.TABLE, table.get(), "a namespace.table identifier is "
+                    + "accepted");
+        }
+        String name = options.get(IcebergOptions.CATALOG).orElse("iceberg");
+        // Hadoop's defaults (core-default.xml): the local file system for HadoopTables and HadoopCatalog.
+        Configuration conf = new Configuration();
+        Catalog catalog;
+        try {
+            catalog = CatalogUtil.buildIcebergCatalog(name, props, conf);
+        } catch (RuntimeException e) {
+            throw new InvalidOptionException(IcebergOptions.CATALOG_PREFIX + "type", props.get("type"),
+                    "Cannot build Iceberg catalog '" + name + "' from " + props.keySet() + ": " + e.getMessage(),
+                    true);
+        }
+        return new IcebergTables(null, id, catalog, conf);
+    }
+
+    /** How the table is named in messages. */
+    String describe() {
+        return path != null ? path : identifier.toString();
+    }
+
+    /** The table, or empty when it does not exist. */
+    Optional<Table> load() {
+        try {
+            return Optional.of(path != null ? new HadoopTables(conf).load(path) : catalog.loadTable(identifier));
+        } catch (NoSuchTableException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The table, or Iceberg's NoSuchTableException message as Spark's IcebergSource gives it. */
+    Table require() {
+        return load().orElseThrow(() -> new IllegalArgumentException(path != null
+                ? "Table does not exist at location: " + path
+                : "[TABLE_OR_VIEW_NOT_FOUND] The table or view " + identifier + " cannot be found. Table does "
+                + "not exist: " + identifier));
+    }
+
+    /** Loads the table, or creates it with this schema and spec when missing (another creator may win the race). */
+    Table loadOrCreate(Schema schema, PartitionSpec spec) {
+        Optional<Table> existing = load();
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        try {
+            if (path != null) {
+                return new HadoopTables(conf).create(schema, spec, Map.of(), path);
+            }
+            return catalog.buildTable(identifier, schema).withPartitionSpec(spec).create();
+        } catch (AlreadyExistsException e) {
+            return require();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (catalog instanceof Closeable c) {
+            c.close();
+        }
+    }
+}
