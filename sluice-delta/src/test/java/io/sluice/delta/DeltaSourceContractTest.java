@@ -29,11 +29,11 @@ class DeltaSourceContractTest {
 
     @Test
     void delta() throws Exception {
-        contract().check();
+        contract().orderedByStream().check();
     }
 
     @Test
     void deltaUnderAFileLimit() throws Exception {
-        contract().readLimit(ReadLimit.maxFiles(1)).batches(4).check();
+        contract().orderedByStream().readLimit(ReadLimit.maxFiles(1)).batches(4).check();
     }
 }
