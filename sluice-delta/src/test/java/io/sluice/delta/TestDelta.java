@@ -74,7 +74,7 @@ final class TestDelta {
         }
         sb.append("{\"commitInfo\":{\"timestamp\":").append(System.currentTimeMillis())
                 .append(",\"operation\":\"DELETE\"}}\n");
-        Files.writeString(new DeltaLogFiles(table).commitFile(v), sb.toString(), StandardCharsets.UTF_8);
+        writeCommit(table, v, sb.toString());
         return v;
     }
 
@@ -94,8 +94,16 @@ final class TestDelta {
                 DeltaTypes.toKernel(StructType.fromDDL(ddl), true)));
         String text = JSON.createObjectNode().set("metaData", m).toString() + "\n{\"commitInfo\":{\"timestamp\":"
                 + System.currentTimeMillis() + ",\"operation\":\"ADD COLUMNS\"}}\n";
-        Files.writeString(new DeltaLogFiles(table).commitFile(v), text, StandardCharsets.UTF_8);
+        writeCommit(table, v, text);
         return v;
+    }
+
+    /** As Delta's writers do on a local disk: the whole file appears at once (a running stream may be listing). */
+    private static void writeCommit(Path table, long v, String text) throws java.io.IOException {
+        Path f = new DeltaLogFiles(table).commitFile(v);
+        Path tmp = f.resolveSibling("." + f.getFileName() + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** The end offset of batch {@code n} as the checkpoint logs it. */
