@@ -55,7 +55,11 @@ final class DeltaTable {
     private static Configuration hadoopConf() {
         // Hadoop's defaults (core-default.xml in hadoop-client-api): Kernel's log store writes commits through
         // FileContext, which needs the local AbstractFileSystem they declare; the rename is atomic on local disks.
-        return new Configuration();
+        // No FileSystem cache: its shutdown hook would outlive the CLI's plugin class loader (the Iceberg plugin
+        // met that); a local file system is cheap to make.
+        Configuration c = new Configuration();
+        c.setBoolean("fs.file.impl.disable.cache", true);
+        return c;
     }
 
     Optional<SnapshotImpl> latest() {
