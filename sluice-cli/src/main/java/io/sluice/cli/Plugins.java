@@ -43,6 +43,7 @@ final class Plugins {
             new Known("sluice-rocksdb", "sluice-rocksdb-plugin.jar", List.of()),
             // No format: the s3:// and s3a:// storage (the file source, the file sink, checkpoints).
             new Known("sluice-s3", "sluice-s3-plugin.jar", List.of()),
+            new Known("sluice-delta", "sluice-delta-plugin.jar", List.of("delta")),
             new Known("sluice-iceberg", "sluice-iceberg-plugin.jar", List.of("iceberg")),
             new Known("sluice-otlp", "sluice-otlp-plugin.jar", List.of()));
 

@@ -1,0 +1,249 @@
+package io.sluice.delta;
+
+import io.delta.kernel.DataWriteContext;
+import io.delta.kernel.Operation;
+import io.delta.kernel.Transaction;
+import io.delta.kernel.TransactionBuilder;
+import io.delta.kernel.data.FilteredColumnarBatch;
+import io.delta.kernel.exceptions.ConcurrentTransactionException;
+import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.util.Utils;
+import io.delta.kernel.utils.CloseableIterable;
+import io.delta.kernel.utils.CloseableIterator;
+import io.delta.kernel.utils.DataFileStatus;
+import io.sluice.api.Row;
+import io.sluice.api.sink.BatchWriter;
+import io.sluice.api.sink.PartitionWriter;
+import io.sluice.api.sink.Sink;
+import io.sluice.api.types.AtomicType;
+import io.sluice.api.types.DataType;
+import io.sluice.api.types.DecimalType;
+import io.sluice.api.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One Delta commit per batch, with {@code txn(appId = query id, version = batch id)}: Kernel's transaction builder
+ * refuses a batch the table already holds for this query (ConcurrentTransactionException), so a re-run batch is
+ * skipped, and its conflict checker does the same when a racing writer committed it first.
+ */
+final class DeltaSink implements Sink {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeltaSink.class);
+    private static final String ENGINE_INFO = "Sluice";
+
+    private final DeltaTable table;
+    private final StructType schema;
+    private final io.delta.kernel.types.StructType kernelSchema;
+    private final List<String> partitionBy;
+    private final String appId;
+
+    DeltaSink(DeltaTable table, StructType schema, List<String> partitionBy, String appId) {
+        this.table = table;
+        this.schema = schema;
+        this.kernelSchema = DeltaTypes.toKernel(schema, true);
+        this.partitionBy = partitionBy;
+        this.appId = appId;
+        for (String c : partitionBy) {
+            if (schema.indexOf(c) < 0) {
+                throw new IllegalArgumentException("[DELTA_PARTITION_COLUMN_NOT_FOUND] Partition column `" + c
+                        + "` not found in schema " + schema.toDDL());
+            }
+        }
+        for (var f : schema.fields()) {
+            if (!(f.dataType() instanceof AtomicType || f.dataType() instanceof DecimalType)) {
+                throw new UnsupportedOperationException("The Delta sink writes columns of atomic and decimal types; "
+                        + "column `" + f.name() + "` is " + f.dataType().simpleString() + " (not supported yet)");
+            }
+        }
+    }
+
+    @Override
+    public BatchWriter beginBatch(long batchId) {
+        Optional<SnapshotImpl> existing = table.latest();
+        if (existing.isPresent()) {
+            SnapshotImpl s = existing.get();
+            Optional<Long> done = s.getLatestTransactionVersion(table.engine, appId);
+            if (done.isPresent() && done.get() >= batchId) {
+                LOG.info("Batch {} of query {} is already in the Delta table {} (its txn version is {}): skipped",
+                        batchId, appId, table.dir, done.get());
+                return BatchWriter.discarding(0);
+            }
+            StructType tableSchema = DeltaTypes.toSluice(s.getSchema());
+            if (!tableSchema.simpleString().equals(schema.simpleString())) {
+                throw new IllegalStateException("[DELTA_FAILED_TO_MERGE_FIELDS] A schema mismatch detected when "
+                        + "writing to the Delta table " + table.dir + ".\nTable schema: " + tableSchema.toDDL()
+                        + "\nData schema: " + schema.toDDL() + "\nSluice does not merge schemas (mergeSchema) yet.");
+            }
+            if (!partitionBy.isEmpty() && !lower(partitionBy).equals(lower(s.getPartitionColumnNames()))) {
+                throw new IllegalStateException("[DELTA_PARTITION_COLUMN_MISMATCH] The Delta table " + table.dir
+                        + " is partitioned by " + s.getPartitionColumnNames() + ", not by " + partitionBy);
+            }
+        }
+        TransactionBuilder b = table.table.createTransactionBuilder(table.engine, ENGINE_INFO,
+                Operation.STREAMING_UPDATE).withTransactionId(table.engine, appId, batchId);
+        if (existing.isEmpty()) {
+            b = b.withSchema(table.engine, kernelSchema).withPartitionColumns(table.engine, partitionBy);
+        }
+        Transaction txn;
+        try {
+            txn = b.build(table.engine);
+        } catch (ConcurrentTransactionException e) {
+            LOG.info("Batch {} of query {} is already in the Delta table {}: skipped", batchId, appId, table.dir);
+            return BatchWriter.discarding(0);
+        }
+        return new Batch(batchId, txn);
+    }
+
+    private static List<String> lower(List<String> l) {
+        return l.stream().map(s -> s.toLowerCase(java.util.Locale.ROOT)).toList();
+    }
+
+    @Override
+    public String description() {
+        return "DeltaSink[" + table.uri + "]";
+    }
+
+    private final class Batch implements BatchWriter {
+        private final long batchId;
+        private final Transaction txn;
+        private final io.delta.kernel.data.Row txnState;
+        private final List<String> partitionColumns;
+        private final java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
+
+        Batch(long batchId, Transaction txn) {
+            this.batchId = batchId;
+            this.txn = txn;
+            this.txnState = txn.getTransactionState(table.engine);
+            this.partitionColumns = txn.getPartitionColumns(table.engine);
+        }
+
+        @Override
+        public PartitionWriter partitionWriter(int partitionId) {
+            return new PartitionWriter() {
+                private final Map<List<Object>, List<Object[]>> groups = new LinkedHashMap<>();
+
+                @Override
+                public void write(Row row) {
+                    List<Object> key = new ArrayList<>(partitionColumns.size());
+                    for (String c : partitionColumns) {
+                        key.add(row.get(schema.fieldIndex(c)));
+                    }
+                    groups.computeIfAbsent(key, k -> new ArrayList<>()).add(kernelRow(row));
+                }
+
+                @Override
+                public Object commit() throws Exception {
+                    List<io.delta.kernel.data.Row> actions = new ArrayList<>();
+                    for (Map.Entry<List<Object>, List<Object[]>> g : groups.entrySet()) {
+                        actions.addAll(writeFiles(g.getKey(), g.getValue()));
+                        rows.addAndGet(g.getValue().size());
+                    }
+                    groups.clear();
+                    return actions;
+                }
+            };
+        }
+
+        private List<io.delta.kernel.data.Row> writeFiles(List<Object> key, List<Object[]> data)
+                throws java.io.IOException {
+            Map<String, Literal> partitionValues = new HashMap<>();
+            for (int i = 0; i < partitionColumns.size(); i++) {
+                String c = partitionColumns.get(i);
+                int idx = schema.fieldIndex(c);
+                partitionValues.put(c, literal(key.get(i), schema.field(idx).dataType(),
+                        kernelSchema.at(idx).getDataType()));
+            }
+            FilteredColumnarBatch batch = new FilteredColumnarBatch(
+                    new RowsBatch(kernelSchema, data), Optional.empty());
+            CloseableIterator<FilteredColumnarBatch> physical = Transaction.transformLogicalData(table.engine,
+                    txnState, Utils.singletonCloseableIterator(batch), partitionValues);
+            DataWriteContext ctx = Transaction.getWriteContext(table.engine, txnState, partitionValues);
+            CloseableIterator<DataFileStatus> files = table.engine.getParquetHandler()
+                    .writeParquetFiles(ctx.getTargetDirectory(), physical, ctx.getStatisticsColumns());
+            List<io.delta.kernel.data.Row> out = new ArrayList<>();
+            try (CloseableIterator<io.delta.kernel.data.Row> actions =
+                         Transaction.generateAppendActions(table.engine, txnState, files, ctx)) {
+                actions.forEachRemaining(out::add);
+            }
+            return out;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void commit(List<Object> partitionResults) throws Exception {
+            List<io.delta.kernel.data.Row> actions = new ArrayList<>();
+            for (Object r : partitionResults) {
+                if (r != null) {
+                    actions.addAll((List<io.delta.kernel.data.Row>) r);
+                }
+            }
+            try {
+                long v = txn.commit(table.engine, CloseableIterable.inMemoryIterable(
+                        Utils.toCloseableIterator(actions.iterator()))).getVersion();
+                LOG.debug("Batch {} of query {} committed as version {} of {}", batchId, appId, v, table.dir);
+            } catch (ConcurrentTransactionException e) {
+                // Another writer with this query id committed this batch first: it is in the table once.
+                LOG.info("Batch {} of query {} was committed to {} by another writer: this attempt is dropped",
+                        batchId, appId, table.dir);
+                rows.set(0);
+            }
+        }
+
+        @Override
+        public long numOutputRows() {
+            return rows.get();
+        }
+    }
+
+    private Object[] kernelRow(Row row) {
+        Object[] values = new Object[schema.size()];
+        for (int i = 0; i < values.length; i++) {
+            Object v = row.get(i);
+            values[i] = v == null ? null : kernelValue(v, schema.field(i).dataType());
+        }
+        return values;
+    }
+
+    private static Object kernelValue(Object v, DataType t) {
+        if (t == AtomicType.DATE_TYPE) {
+            return (int) ((LocalDate) v).toEpochDay();
+        } else if (t == AtomicType.TIMESTAMP_TYPE) {
+            return DeltaTypes.toMicros((Instant) v);
+        }
+        return v;
+    }
+
+    private static Literal literal(Object v, DataType t, io.delta.kernel.types.DataType kt) {
+        if (v == null) {
+            return Literal.ofNull(kt);
+        }
+        if (t instanceof DecimalType d) {
+            return Literal.ofDecimal((BigDecimal) v, d.precision(), d.scale());
+        }
+        return switch ((AtomicType) t) {
+            case BOOLEAN_TYPE -> Literal.ofBoolean((Boolean) v);
+            case BYTE_TYPE -> Literal.ofByte((Byte) v);
+            case SHORT_TYPE -> Literal.ofShort((Short) v);
+            case INT_TYPE -> Literal.ofInt((Integer) v);
+            case LONG_TYPE -> Literal.ofLong((Long) v);
+            case FLOAT_TYPE -> Literal.ofFloat((Float) v);
+            case DOUBLE_TYPE -> Literal.ofDouble((Double) v);
+            case STRING_TYPE -> Literal.ofString((String) v);
+            case BINARY_TYPE -> Literal.ofBinary((byte[]) v);
+            case DATE_TYPE -> Literal.ofDate((int) ((LocalDate) v).toEpochDay());
+            case TIMESTAMP_TYPE -> Literal.ofTimestamp(DeltaTypes.toMicros((Instant) v));
+        };
+    }
+}

@@ -1,0 +1,102 @@
+package io.sluice.delta;
+
+import io.delta.kernel.Snapshot;
+import io.delta.kernel.Table;
+import io.delta.kernel.defaults.engine.DefaultEngine;
+import io.delta.kernel.engine.Engine;
+import io.delta.kernel.exceptions.TableNotFoundException;
+import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.actions.Metadata;
+import io.delta.kernel.internal.actions.Protocol;
+import org.apache.hadoop.conf.Configuration;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/** A Delta table on the local file system, opened through Kernel's default engine. */
+final class DeltaTable {
+
+    /** Reader features this source reads as Kernel 4.0's default engine does without extra work. */
+    private static final Set<String> READ_FEATURES_SUPPORTED = Set.of("timestampNtz", "v2Checkpoint",
+            "vacuumProtocolCheck");
+
+    final Path dir;
+    final String uri;
+    final Engine engine;
+    final Table table;
+
+    private DeltaTable(Path dir) {
+        this.dir = dir;
+        this.uri = dir.toUri().toString();
+        this.engine = DefaultEngine.create(hadoopConf());
+        this.table = Table.forPath(engine, uri);
+    }
+
+    static DeltaTable open(String path) {
+        return new DeltaTable(localPath(path));
+    }
+
+    static Path localPath(String path) {
+        String p = path.trim();
+        if (p.regionMatches(true, 0, "file:", 0, 5)) {
+            return Paths.get(URI.create(p)).toAbsolutePath().normalize();
+        }
+        if (p.matches("^[A-Za-z][A-Za-z0-9+.-]+://.*")) {
+            throw new IllegalArgumentException("Delta tables are read and written on local paths and file: URIs only "
+                    + "for now; '" + path + "' names another file system");
+        }
+        return Paths.get(p).toAbsolutePath().normalize();
+    }
+
+    private static Configuration hadoopConf() {
+        // Hadoop's defaults (core-default.xml in hadoop-client-api): Kernel's log store writes commits through
+        // FileContext, which needs the local AbstractFileSystem they declare; the rename is atomic on local disks.
+        // No FileSystem cache: its shutdown hook would outlive the CLI's plugin class loader (the Iceberg plugin
+        // met that); a local file system is cheap to make.
+        Configuration c = new Configuration();
+        c.setBoolean("fs.file.impl.disable.cache", true);
+        return c;
+    }
+
+    Optional<SnapshotImpl> latest() {
+        try {
+            return Optional.of((SnapshotImpl) table.getLatestSnapshot(engine));
+        } catch (TableNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    SnapshotImpl latestOrFail() {
+        return latest().orElseThrow(() -> new IllegalArgumentException("[DELTA_TABLE_NOT_FOUND] `" + dir
+                + "` is not a Delta table (no _delta_log with a commit in it)"));
+    }
+
+    SnapshotImpl at(long version) {
+        return (SnapshotImpl) table.getSnapshotAsOfVersion(engine, version);
+    }
+
+    /**
+     * Fails, naming the table feature, when reading this table needs something the source does not do: column
+     * mapping (the source reads data files by their logical column names), or a reader feature unknown here.
+     */
+    static void checkReadable(SnapshotImpl s, String where) {
+        Metadata m = s.getMetadata();
+        String mode = m.getConfiguration().getOrDefault("delta.columnMapping.mode", "none");
+        if (!mode.toLowerCase(Locale.ROOT).equals("none")) {
+            throw new UnsupportedOperationException("The Delta table " + where + " uses the table feature "
+                    + "columnMapping (delta.columnMapping.mode = " + mode + "), which Sluice's Delta source does not "
+                    + "read yet");
+        }
+        Protocol p = s.getProtocol();
+        for (String f : p.getReaderFeatures()) {
+            if (!f.equals("columnMapping") && !f.equals("deletionVectors") && !READ_FEATURES_SUPPORTED.contains(f)) {
+                throw new UnsupportedOperationException("The Delta table " + where + " uses the reader table "
+                        + "feature " + f + ", which Sluice's Delta source does not read");
+            }
+        }
+    }
+}
