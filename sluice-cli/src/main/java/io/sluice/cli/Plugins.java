@@ -65,31 +65,34 @@ final class Plugins {
     }
 
     /**
-     * A class loader over the user's folder's jars (name order), then the built folder's jars of other file names;
-     * none when there is no jar at all. {@code user} may be null; when given it must be a folder.
+     * A class loader over the user's folder's jars (name order, one loader for them all), then each of the built
+     * folder's jars of other file names (one loader each: {@link PluginLoader}); none when there is no jar at all.
+     * {@code user} may be null; when given it must be a folder.
      */
-    static Optional<URLClassLoader> loader(Path user, Path built, ClassLoader parent) {
-        List<Path> jars = new ArrayList<>();
+    static Optional<PluginLoader> loader(Path user, Path built, ClassLoader parent) {
+        List<URLClassLoader> parts = new ArrayList<>();
         Set<String> names = new HashSet<>();
         if (user != null) {
             if (!Files.isDirectory(user)) {
                 throw new IllegalArgumentException("Plugins folder " + user + " does not exist or is not a folder");
             }
-            for (Path jar : jars(user)) {
-                jars.add(jar);
-                names.add(jar.getFileName().toString());
+            List<Path> jars = jars(user);
+            jars.forEach(j -> names.add(j.getFileName().toString()));
+            if (!jars.isEmpty()) {
+                parts.add(new URLClassLoader("sluice-plugins-user", urls(jars), parent));
             }
         }
         if (built != null && Files.isDirectory(built)) {
             for (Path jar : jars(built)) {
                 if (names.add(jar.getFileName().toString())) {
-                    jars.add(jar);
+                    parts.add(new URLClassLoader("sluice-plugin-" + jar.getFileName(), urls(List.of(jar)), parent));
                 }
             }
         }
-        if (jars.isEmpty()) {
-            return Optional.empty();
-        }
+        return parts.isEmpty() ? Optional.empty() : Optional.of(new PluginLoader(parts, parent));
+    }
+
+    private static URL[] urls(List<Path> jars) {
         List<URL> urls = new ArrayList<>();
         for (Path jar : jars) {
             try {
@@ -98,7 +101,7 @@ final class Plugins {
                 throw new IllegalArgumentException("Cannot use plugin jar " + jar + ": " + e.getMessage(), e);
             }
         }
-        return Optional.of(new URLClassLoader("sluice-plugins", urls.toArray(URL[]::new), parent));
+        return urls.toArray(URL[]::new);
     }
 
     private static List<Path> jars(Path dir) {

@@ -23,7 +23,6 @@ import picocli.CommandLine.Spec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -321,7 +320,7 @@ final class RunCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Path builtPlugins = Plugins.builtFolder();
-        URLClassLoader pluginLoader = Plugins.loader(plugins == null ? null : localPath("--plugins", plugins),
+        PluginLoader pluginLoader = Plugins.loader(plugins == null ? null : localPath("--plugins", plugins),
                 builtPlugins, RunCommand.class.getClassLoader()).orElse(null);
         ClassLoader loader = pluginLoader != null ? pluginLoader : RunCommand.class.getClassLoader();
         if (p.checkpoint() != null && !Storages.isLocal(p.checkpoint())) {

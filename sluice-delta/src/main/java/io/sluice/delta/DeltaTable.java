@@ -58,6 +58,9 @@ final class DeltaTable {
         // No FileSystem cache: its shutdown hook would outlive the CLI's plugin class loader (the Iceberg plugin
         // met that); a local file system is cheap to make.
         Configuration c = new Configuration();
+        // Hadoop looks classes up (fs.*.impl) in the thread's context loader unless told: the CLI's holds every
+        // plugin, and another plugin's Hadoop classes must not be taken for this one's.
+        c.setClassLoader(DeltaTable.class.getClassLoader());
         c.setBoolean("fs.file.impl.disable.cache", true);
         return c;
     }

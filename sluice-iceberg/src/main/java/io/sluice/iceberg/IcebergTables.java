@@ -38,6 +38,9 @@ final class IcebergTables implements Closeable {
      */
     static Configuration hadoopConf() {
         Configuration conf = new Configuration();
+        // Hadoop looks classes up (fs.*.impl) in the thread's context loader unless told: the CLI's holds every
+        // plugin, and another plugin's Hadoop classes must not be taken for this one's.
+        conf.setClassLoader(IcebergTables.class.getClassLoader());
         conf.setBoolean("fs.file.impl.disable.cache", true);
         return conf;
     }
