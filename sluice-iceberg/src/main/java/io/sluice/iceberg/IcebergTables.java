@@ -42,7 +42,26 @@ final class IcebergTables implements Closeable {
         // plugin, and another plugin's Hadoop classes must not be taken for this one's.
         conf.setClassLoader(IcebergTables.class.getClassLoader());
         conf.setBoolean("fs.file.impl.disable.cache", true);
+        loadFileSystems(conf);
         return conf;
+    }
+
+    /**
+     * Hadoop finds its file systems once per class loader of its classes, with a ServiceLoader on the thread's
+     * context loader: under the CLI that loader sees every plugin's Hadoop copy, and another copy's classes are
+     * "not a subtype" of this one's. The first lookup is made here with this plugin's own loader as the context.
+     */
+    private static void loadFileSystems(org.apache.hadoop.conf.Configuration conf) {
+        Thread self = Thread.currentThread();
+        ClassLoader previous = self.getContextClassLoader();
+        self.setContextClassLoader(IcebergTables.class.getClassLoader());
+        try {
+            org.apache.hadoop.fs.FileSystem.getFileSystemClass("file", conf);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("Hadoop's local file system cannot be loaded: " + e.getMessage(), e);
+        } finally {
+            self.setContextClassLoader(previous);
+        }
     }
 
     private IcebergTables(String path, TableIdentifier identifier, Catalog catalog, Configuration conf) {
