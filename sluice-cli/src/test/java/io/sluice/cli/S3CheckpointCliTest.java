@@ -55,7 +55,8 @@ class S3CheckpointCliTest {
                 .doesNotContain(SECRET);
         Cli.Result json = Cli.run(conf("checkpoint", "show", chk, "--json"));
         assertThat(json.exitCode()).as(json.err()).isZero();
-        assertThat(json.out()).contains("\"checkpoint\":\"" + chk + "\"").contains("\"logOffset\\\":0")
+        assertThat(json.out()).contains("\"checkpoint\" : \"" + chk + "\"").contains("\"logOffset\" : 0")
+                .contains("\"files\" : [ \"s3a://" + bucket + "/in/a.json\", \"s3a://" + bucket + "/in/b.json\" ]")
                 .doesNotContain(SECRET);
 
         Cli.Result none = Cli.run(conf("checkpoint", "show", "s3a://" + bucket + "/nothing-here"));
