@@ -117,20 +117,18 @@ final class SeenFilesLog {
 
         static Listing of(StateFolder dir) throws IOException {
             Listing l = new Listing(new TreeSet<>(), new TreeSet<>(), new TreeSet<>());
-            {
-                for (String name : dir.names()) {
-                    OptionalLong id;
-                    if ((id = MetadataLogFiles.batchId(name)).isPresent()) {
-                        l.plain.add(id.getAsLong());
-                    } else if ((id = MetadataLogFiles.compactId(name)).isPresent()) {
-                        l.compacts.add(id.getAsLong());
-                    } else if ((id = MetadataLogFiles.idWithSuffix(name, HotSnapshot.SUFFIX)).isPresent()) {
-                        l.snapshots.add(id.getAsLong());
-                    } else if (MetadataLogFiles.isUnexpected(name, SourceCleaner.MARKER)) {
-                        // Not taken for a log offset (Spark names them Long.toString(n)): 04 is not 4.
-                        LOG.warn("Ignoring {}: not a file of the file source's seen-files log (its files are named "
-                                + "by log offset, as Spark writes them: 0, 1, 2..., 9.compact)", dir.display(name));
-                    }
+            for (String name : dir.names()) {
+                OptionalLong id;
+                if ((id = MetadataLogFiles.batchId(name)).isPresent()) {
+                    l.plain.add(id.getAsLong());
+                } else if ((id = MetadataLogFiles.compactId(name)).isPresent()) {
+                    l.compacts.add(id.getAsLong());
+                } else if ((id = MetadataLogFiles.idWithSuffix(name, HotSnapshot.SUFFIX)).isPresent()) {
+                    l.snapshots.add(id.getAsLong());
+                } else if (MetadataLogFiles.isUnexpected(name, SourceCleaner.MARKER)) {
+                    // Not taken for a log offset (Spark names them Long.toString(n)): 04 is not 4.
+                    LOG.warn("Ignoring {}: not a file of the file source's seen-files log (its files are named "
+                            + "by log offset, as Spark writes them: 0, 1, 2..., 9.compact)", dir.display(name));
                 }
             }
             return l;
@@ -194,8 +192,7 @@ final class SeenFilesLog {
         for (long id : later) {
             if (id != expected) {
                 throw new IllegalStateException("The file source's seen-files log in " + dir.display() + " has no "
-                        + "entry for "
-                        + "log offset " + expected + " (the next one is " + id + "): a file was deleted from the "
+                        + "entry for log offset " + expected + " (the next one is " + id + "): a file was deleted from the "
                         + "checkpoint. Restore the checkpoint from a backup, or use a new checkpoint (which reads "
                         + "every file present again)");
             }
