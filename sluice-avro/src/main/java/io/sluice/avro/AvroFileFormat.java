@@ -7,7 +7,6 @@ import io.sluice.files.format.FileFormat;
 import io.sluice.files.format.FileFormatReader;
 import io.sluice.files.format.FormatEncoder;
 import org.apache.avro.file.DataFileReader;
-import org.apache.avro.file.SeekableFileInput;
 import org.apache.avro.generic.GenericDatumReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,7 +71,7 @@ public final class AvroFileFormat implements FileFormat, FileFormat.Writing {
             if (!read.ignoreExtension() && !file.getFileName().toString().endsWith(".avro")) {
                 continue;
             }
-            try (DataFileReader<Object> r = new DataFileReader<>(new SeekableFileInput(file.toFile()),
+            try (DataFileReader<Object> r = new DataFileReader<>(AvroInputs.open(file),
                     new GenericDatumReader<>())) {
                 return AvroSchemas.toStructType(r.getSchema(), read.settings());
             } catch (IOException e) {

@@ -6,7 +6,7 @@ import io.sluice.files.format.FileFormatReader;
 import io.sluice.files.format.RowIterator;
 import org.apache.avro.Schema;
 import org.apache.avro.file.DataFileReader;
-import org.apache.avro.file.SeekableFileInput;
+import org.apache.avro.file.SeekableInput;
 import org.apache.avro.generic.GenericDatumReader;
 
 import java.io.IOException;
@@ -39,7 +39,8 @@ final class AvroReading implements FileFormatReader {
 
     @Override
     public RowIterator open(Path file) throws IOException {
-        if (!Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
+        if (io.sluice.files.fs.ObjectFiles.owner(file).isEmpty()
+                && !Files.readAttributes(file, BasicFileAttributes.class).isRegularFile()) {
             throw new IOException("Cannot read " + file + ": it is not a regular file (a FIFO, socket, device or "
                     + "directory), so it is not data; reading a FIFO could block forever");
         }
@@ -50,7 +51,7 @@ final class AvroReading implements FileFormatReader {
         if (options.avroSchema() != null) {
             datumReader.setExpected(options.avroSchema());
         }
-        SeekableFileInput in = new SeekableFileInput(file.toFile());
+        SeekableInput in = AvroInputs.open(file);
         DataFileReader<Object> reader;
         try {
             reader = new DataFileReader<>(in, datumReader);

@@ -72,7 +72,7 @@ final class CheckpointReader {
             batches.add(new CheckpointReport.Batch(id, b.committed(), b.offsets().batchTimestampMs(), sources, null));
         }
         Long rerun = view.rerunBatchId().isPresent() ? view.rerunBatchId().getAsLong() : null;
-        return new CheckpointReport(view.path(), view.queryId().orElse(null), view.metadataProblem().orElse(null),
+        return new CheckpointReport(view.path().toString(), view.queryId().orElse(null), view.metadataProblem().orElse(null),
                 batches, rerun);
     }
 

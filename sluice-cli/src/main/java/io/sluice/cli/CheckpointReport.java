@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
@@ -21,7 +20,7 @@ import java.util.List;
  * @param batches         every batch in {@code offsets/}, ascending
  * @param rerunBatch      the newest logged batch when it has no commit (a restart re-runs it), else null
  */
-record CheckpointReport(Path dir, String queryId, String metadataProblem, List<Batch> batches, Long rerunBatch) {
+record CheckpointReport(String dir, String queryId, String metadataProblem, List<Batch> batches, Long rerunBatch) {
 
     /** Where a source's range in a batch starts. */
     enum Start {

@@ -85,6 +85,11 @@ public final class DataStreamReader {
      * {@code sluice.options.unknown=error}), validates the options and resolves the schema. Every error about the
      * source's options is thrown here, before any query starts.
      *
+     * <p>A source that declares the option prefix {@code fs.} (the file source: its path's object store takes
+     * Hadoop S3A's {@code fs.s3a.*} settings) also gets the engine's storage settings ({@link Sluice.Builder#config}
+     * entries whose key starts with {@code fs.}, or {@code spark.hadoop.fs.} with that prefix dropped), as Spark
+     * builds a source's Hadoop configuration from the session's: an option given to the source wins.
+     *
      * @throws IllegalArgumentException for an unknown format, a bad option (an
      *                                  {@link io.sluice.api.InvalidOptionException}) or a schema the source refuses
      */
@@ -92,6 +97,7 @@ public final class DataStreamReader {
         SourceProvider provider = sluice.providers().source(format);
         Options opts = Options.of(options);
         sluice.unknownOptions().check("source", provider.shortName(), provider.options(), opts);
+        opts = withEngineStorageConf(provider, opts, sluice.config());
         StructType resolved = provider.resolveSchema(opts, Optional.ofNullable(schema), bounded);
         return new StreamFrame(sluice, new SourceSpec(provider, opts, resolved), bounded);
     }
@@ -120,6 +126,37 @@ public final class DataStreamReader {
     }
 
     /** A resolved source: which provider, with which options, producing which schema. */
+    /**
+     * The options with the engine's {@code fs.*} settings under them, for a source that declares the prefix
+     * {@code fs.}; the options as given for any other.
+     */
+    static Options withEngineStorageConf(SourceProvider provider, Options options, Map<String, String> engine) {
+        if (!provider.options().declared() || !provider.options().prefixes().contains("fs.")) {
+            return options;
+        }
+        // As Storages.conf builds the checkpoint's: a later engine entry wins over an earlier one of the same key.
+        Map<String, String> fs = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (Map.Entry<String, String> e : engine.entrySet()) {
+            String k = e.getKey();
+            if (k.regionMatches(true, 0, SPARK_HADOOP, 0, SPARK_HADOOP.length())) {
+                k = k.substring(SPARK_HADOOP.length());
+            }
+            if (k.regionMatches(true, 0, "fs.", 0, 3)) {
+                fs.remove(k);
+                fs.put(k, e.getValue());
+            }
+        }
+        Options out = options;
+        for (Map.Entry<String, String> e : fs.entrySet()) {
+            if (!options.contains(e.getKey()) && !options.contains(SPARK_HADOOP + e.getKey())) {
+                out = out.with(e.getKey(), e.getValue());
+            }
+        }
+        return out;
+    }
+
+    private static final String SPARK_HADOOP = "spark.hadoop.";
+
     record SourceSpec(SourceProvider provider, Options options, StructType schema) {
     }
 }

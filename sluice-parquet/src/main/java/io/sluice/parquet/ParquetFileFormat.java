@@ -9,7 +9,6 @@ import io.sluice.files.format.FileFormatReader;
 import io.sluice.files.format.FormatEncoder;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.io.LocalInputFile;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -98,7 +97,7 @@ public final class ParquetFileFormat implements FileFormat, FileFormat.Writing {
 
     private static StructType footerSchema(Path file) throws IOException {
         ParquetReadOptions ro = org.apache.parquet.SluiceReadOptions.of(ParquetCodecs.INSTANCE);
-        try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file), ro)) {
+        try (ParquetFileReader r = ParquetFileReader.open(ObjectInputFile.of(file), ro)) {
             return ParquetSchemas.toSluice(r.getFooter().getFileMetaData().getSchema());
         } catch (IOException | RuntimeException e) {
             if (e instanceof IllegalArgumentException) {

@@ -14,7 +14,6 @@ import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.api.Binary;
@@ -115,16 +114,17 @@ final class ParquetReading implements FileFormatReader {
         ParquetReadOptions options = org.apache.parquet.SluiceReadOptions.of(ParquetCodecs.INSTANCE);
         // Opening a FIFO would block in a system call no interrupt ends (the listing skips special files; this
         // catches one that replaced a listed file), as the other formats refuse them.
-        if (!java.nio.file.Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class)
-                .isRegularFile()) {
+        if (!ObjectInputFile.isObject(file) && !java.nio.file.Files.readAttributes(file,
+                java.nio.file.attribute.BasicFileAttributes.class).isRegularFile()) {
             throw new IOException("Cannot read " + file + ": it is not a regular file (a FIFO, socket, device or "
                     + "directory), so it is not data; reading a FIFO could block forever");
         }
         ParquetFileReader reader;
         try {
-            reader = ParquetFileReader.open(new LocalInputFile(file), options);
+            reader = ParquetFileReader.open(ObjectInputFile.of(file), options);
         } catch (IOException | RuntimeException e) {
-            if (e instanceof java.nio.file.NoSuchFileException || e instanceof java.io.FileNotFoundException) {
+            if (e instanceof java.nio.file.NoSuchFileException || e instanceof java.io.FileNotFoundException
+                    || e instanceof io.sluice.api.io.VersionChangedException) {
                 throw e;
             }
             throw footerError(file, e);

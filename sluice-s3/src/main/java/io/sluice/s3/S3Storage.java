@@ -80,7 +80,8 @@ final class S3Storage implements Storage {
     int pageSize = 1000;
 
     S3Storage(Map<String, String> conf) {
-        this.conf = Map.copyOf(conf);
+        // In order: a later entry (the query's option) wins over an earlier one (the engine's) of the same setting.
+        this.conf = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(conf));
     }
 
     /** One bucket's client and settings. */

@@ -1,6 +1,7 @@
 package io.sluice.s3;
 
 import io.sluice.core.Sluice;
+import io.sluice.core.StreamFrame;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.StreamingQueryListener;
 import io.sluice.core.Trigger;
@@ -39,11 +40,22 @@ public final class S3CrashChildMain {
                 public void onQueryTerminated(QueryTerminatedEvent event) {
                 }
             });
-            StreamingQuery q = sluice.readStream().format("rate").option("rowsPerSecond", 50)
-                    .option("numPartitions", 2).load()
-                    .writeStream().format("json").option("path", "s3a://" + bucket + "/out")
+            // "files": the file source reads s3a://<bucket>/in (two objects a batch), its seen-files state in the
+            // S3 checkpoint; "files-last": the same, until every object is read, then the child stops by itself.
+            String mode = args.length > 2 ? args[2] : "rate";
+            StreamFrame input = mode.startsWith("files")
+                    ? sluice.readStream().format("json").schema("value long").option("maxFilesPerTrigger", "2")
+                    .load("s3a://" + bucket + "/in")
+                    : sluice.readStream().format("rate").option("rowsPerSecond", 50).option("numPartitions", 2).load();
+            StreamingQuery q = input.writeStream().format("json").option("path", "s3a://" + bucket + "/out")
                     .option("checkpointLocation", "s3a://" + bucket + "/chk")
-                    .trigger(Trigger.processingTime(100)).start();
+                    .trigger(mode.equals("files-last") ? Trigger.availableNow() : Trigger.processingTime(100))
+                    .start();
+            if (mode.equals("files-last")) {
+                q.awaitTermination();
+                System.out.println(q.exception().map(e -> "failed " + e).orElse("done"));
+                return;
+            }
             java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
             String line;
             while ((line = in.readLine()) != null && !line.equals("stop")) {

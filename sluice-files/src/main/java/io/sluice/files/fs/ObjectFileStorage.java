@@ -265,6 +265,26 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     }
 
     /**
+     * Random access to an object ({@link RangedInput}), pinned to the version tag it was listed with (or, for an
+     * object not listed through this storage, the one its status gives now).
+     *
+     * @throws java.nio.file.NoSuchFileException when there is no object
+     * @throws io.sluice.api.io.VersionChangedException when it was replaced since it was listed
+     */
+    RangedInput openRanged(Path path) throws IOException {
+        String uri = uri(path);
+        Optional<StoredObject> now = storage.status(uri);
+        if (now.isEmpty()) {
+            throw new NoSuchFileException(uri);
+        }
+        String listed = tags.get(uri);
+        if (listed != null && !listed.equals(now.get().versionTag())) {
+            throw new io.sluice.api.io.VersionChangedException(uri, listed, now.get().versionTag());
+        }
+        return new RangedInput(storage, uri, now.get().versionTag(), now.get().size());
+    }
+
+    /**
      * Copy then delete (an object store has no rename), to an object of the same store or to the local disk. A
      * target left by a copy whose delete did not happen (a crash between them) is replaced: a restart that cleans
      * the file again finishes the move.

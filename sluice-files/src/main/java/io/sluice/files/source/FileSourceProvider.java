@@ -220,12 +220,23 @@ public abstract class FileSourceProvider implements SupportsPushDown {
         FileSourceOptions o = FileSourceOptions.parse(options);
         FileStorage storage = storageFor(o, options);
         try {
-            return new FileStreamSource(format, options, o, context.schema(), formats, storage,
-                    context.metadataPath());
+            // A checkpoint on an object store gives no local folder: the state goes through its storage.
+            StateFolder state = context.metadataPath() != null ? StateFolder.local(context.metadataPath())
+                    : StateFolder.stored(context.metadataStorage(), context.metadataLocation());
+            return new FileStreamSource(format, options, o, context.schema(), formats, storage, state);
         } catch (RuntimeException e) {
             ObjectFileStorage.closeQuietly(storage);
             throw e;
         }
+    }
+
+    /**
+     * True: the seen-files log, its snapshots and the cleanSource marker go through the checkpoint's storage
+     * ({@link StateFolder}), with conditional writes, when the checkpoint is on an object store.
+     */
+    @Override
+    public final boolean supportsMetadataOnStorage() {
+        return true;
     }
 
     /** Inexact: used only on partition columns, to skip whole files ({@link FilePushDown}). */

@@ -68,6 +68,12 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
 
     FileStreamSource(String format, Options options, FileSourceOptions opts, StructType schema, Formats formats,
                      FileStorage storage, Path metadataPath) {
+        this(format, options, opts, schema, formats, storage, StateFolder.local(metadataPath));
+    }
+
+    /** The source keeping its state in {@code state}: a local folder or a prefix of a checkpoint on a store. */
+    FileStreamSource(String format, Options options, FileSourceOptions opts, StructType schema, Formats formats,
+                     FileStorage storage, StateFolder state) {
         this.opts = opts;
         this.storage = storage;
         this.source = SourcePath.of(opts, storage);
@@ -80,8 +86,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                     + "files with the same name but under different paths will be considered the same and causes "
                     + "data lost.");
         }
-        this.log = SeenFilesLog.open(metadataPath, opts.effectiveMaxFileAgeMs(), opts.fileNameOnly(), storage);
-        this.cleaner = SourceCleaner.of(opts, storage, source, metadataPath);
+        this.log = SeenFilesLog.open(state, opts.effectiveMaxFileAgeMs(), opts.fileNameOnly(), storage);
+        this.cleaner = SourceCleaner.of(opts, storage, source, state);
         this.discovery = new FileDiscovery(storage, source, log, opts, cleaner != null, description());
         // Timestamp folder values are in timeZone (set to the session time zone by the provider when not given).
         this.partitions = new PartitionColumns(source, schema, DateTimeReader.zone(options, ZoneId.systemDefault()));

@@ -1,6 +1,5 @@
 package io.sluice.files.source;
 
-import io.sluice.api.io.DurableFiles;
 import io.sluice.api.io.MetadataLogFiles;
 import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
@@ -9,9 +8,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,7 +51,8 @@ final class SeenFilesLog {
     static final int COMPACT_MAX_DELTAS = 1_000;
     static final String COMPACT_SUFFIX = MetadataLogFiles.COMPACT_SUFFIX;
 
-    private final Path dir;
+    /** The state folder: local, or a prefix on an object store (a checkpoint on S3). */
+    private final StateFolder dir;
     private final FileStorage storage;
     private final SeenFiles seen;
     private long current = -1;
@@ -63,13 +61,19 @@ final class SeenFilesLog {
     private long oldestFile = Long.MAX_VALUE;
     /** Entries of recent log offsets, so planning and cleaning need not read them back. */
     private final TreeMap<Long, List<FileEntry>> cache = new TreeMap<>();
+    /**
+     * Whether Spark's {@code N.compact} files may be in the folder, to delete: always locally (a cheap call); on
+     * an object store only when the restore found some (each delete is a request).
+     */
+    private boolean compactsMayExist;
     /** A file of the newest log offset, or null: tells a restarted run the partition folders in use. */
     private FileEntry latestEntry;
 
-    private SeenFilesLog(Path dir, FileStorage storage, SeenFiles seen) {
+    private SeenFilesLog(StateFolder dir, FileStorage storage, SeenFiles seen) {
         this.dir = dir;
         this.storage = storage;
         this.seen = seen;
+        this.compactsMayExist = dir instanceof StateFolder.Local;
     }
 
     /**
@@ -80,18 +84,23 @@ final class SeenFilesLog {
      *                               another fileNameOnly
      */
     static SeenFilesLog open(Path dir, long maxAgeMs, boolean fileNameOnly, FileStorage storage) {
+        return open(StateFolder.local(dir), maxAgeMs, fileNameOnly, storage);
+    }
+
+    /** {@link #open(Path, long, boolean, FileStorage)} in a local folder or on an object store. */
+    static SeenFilesLog open(StateFolder dir, long maxAgeMs, boolean fileNameOnly, FileStorage storage) {
         SeenFilesLog log = new SeenFilesLog(dir, storage, new SeenFiles(maxAgeMs, fileNameOnly));
         try {
-            Files.createDirectories(dir);
+            dir.create();
             log.restore();
         } catch (IOException e) {
-            throw stateUnreadable(dir, e);
+            throw stateUnreadable(dir.display(), e);
         }
         return log;
     }
 
     /** How the source words a seen-files folder it cannot read. */
-    static UncheckedIOException stateUnreadable(Path dir, IOException e) {
+    static UncheckedIOException stateUnreadable(Object dir, IOException e) {
         return new UncheckedIOException("Cannot read the file source's seen-files state in " + dir + ": "
                 + e.getMessage(), e);
     }
@@ -103,22 +112,23 @@ final class SeenFilesLog {
      */
     record Listing(TreeSet<Long> plain, TreeSet<Long> compacts, TreeSet<Long> snapshots) {
         static Listing of(Path dir) throws IOException {
+            return of(StateFolder.local(dir));
+        }
+
+        static Listing of(StateFolder dir) throws IOException {
             Listing l = new Listing(new TreeSet<>(), new TreeSet<>(), new TreeSet<>());
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-                for (Path p : ds) {
-                    String name = p.getFileName().toString();
-                    OptionalLong id;
-                    if ((id = MetadataLogFiles.batchId(name)).isPresent()) {
-                        l.plain.add(id.getAsLong());
-                    } else if ((id = MetadataLogFiles.compactId(name)).isPresent()) {
-                        l.compacts.add(id.getAsLong());
-                    } else if ((id = MetadataLogFiles.idWithSuffix(name, HotSnapshot.SUFFIX)).isPresent()) {
-                        l.snapshots.add(id.getAsLong());
-                    } else if (MetadataLogFiles.isUnexpected(name, SourceCleaner.MARKER)) {
-                        // Not taken for a log offset (Spark names them Long.toString(n)): 04 is not 4.
-                        LOG.warn("Ignoring {}: not a file of the file source's seen-files log (its files are named "
-                                + "by log offset, as Spark writes them: 0, 1, 2..., 9.compact)", p);
-                    }
+            for (String name : dir.names()) {
+                OptionalLong id;
+                if ((id = MetadataLogFiles.batchId(name)).isPresent()) {
+                    l.plain.add(id.getAsLong());
+                } else if ((id = MetadataLogFiles.compactId(name)).isPresent()) {
+                    l.compacts.add(id.getAsLong());
+                } else if ((id = MetadataLogFiles.idWithSuffix(name, HotSnapshot.SUFFIX)).isPresent()) {
+                    l.snapshots.add(id.getAsLong());
+                } else if (MetadataLogFiles.isUnexpected(name, SourceCleaner.MARKER)) {
+                    // Not taken for a log offset (Spark names them Long.toString(n)): 04 is not 4.
+                    LOG.warn("Ignoring {}: not a file of the file source's seen-files log (its files are named "
+                            + "by log offset, as Spark writes them: 0, 1, 2..., 9.compact)", dir.display(name));
                 }
             }
             return l;
@@ -135,14 +145,15 @@ final class SeenFilesLog {
         }
         if (!compacts.isEmpty()) {
             oldestFile = Math.min(oldestFile, compacts.first());
+            compactsMayExist = true;
         }
         long base = -1;
         if (!snapshots.isEmpty()) {
             long s = snapshots.last();
-            Path file = dir.resolve(HotSnapshot.name(s));
+            String file = dir.display(HotSnapshot.name(s));
             HotSnapshot snap;
             try {
-                snap = HotSnapshot.open(file);
+                snap = dir.openSnapshot(HotSnapshot.name(s));
             } catch (IOException e) {
                 throw new IllegalStateException("The file source's seen-files snapshot is damaged: " + e.getMessage()
                         + ". Restore the checkpoint from a backup, or start the query with a new checkpoint "
@@ -171,7 +182,7 @@ final class SeenFilesLog {
         } else if (!compacts.isEmpty()) {
             // A checkpoint written by Spark: its newest compact file holds every entry up to its offset.
             long c = compacts.last();
-            readFile(dir.resolve(c + COMPACT_SUFFIX), b -> true, this::restoreEntry);
+            readFile(dir, c + COMPACT_SUFFIX, b -> true, this::restoreEntry);
             base = c;
         }
         long max = base;
@@ -180,8 +191,8 @@ final class SeenFilesLog {
         long expected = base + 1;
         for (long id : later) {
             if (id != expected) {
-                throw new IllegalStateException("The file source's seen-files log in " + dir + " has no entry for "
-                        + "log offset " + expected + " (the next one is " + id + "): a file was deleted from the "
+                throw new IllegalStateException("The file source's seen-files log in " + dir.display() + " has no "
+                        + "entry for log offset " + expected + " (the next one is " + id + "): a file was deleted from the "
                         + "checkpoint. Restore the checkpoint from a backup, or use a new checkpoint (which reads "
                         + "every file present again)");
             }
@@ -194,17 +205,17 @@ final class SeenFilesLog {
         current = max;
         seen.purge();
         if (current >= 0 && current == base && plain.contains(current)) {
-            latestEntry = firstEntry(dir.resolve(Long.toString(current)));
+            latestEntry = firstEntry(dir, Long.toString(current));
         } else if (current >= 0 && current == base && seen.snapshot() == null) {
             List<FileEntry> last = readBatchFile(current, false);
             latestEntry = last.isEmpty() ? null : last.get(0);
         }
         for (long old : snapshots.headSet(base)) {
             // Left by a crash between writing a newer snapshot and removing this one.
-            Files.deleteIfExists(dir.resolve(HotSnapshot.name(old)));
+            dir.deleteIfExists(HotSnapshot.name(old));
         }
         LOG.info("Restored the file source's seen-files state from {}: log offset {}, {} files in the snapshot, {} "
-                        + "after it, watermark {}", dir, current, seen.snapshotSize(), seen.recentSize(),
+                        + "after it, watermark {}", dir.display(), current, seen.snapshotSize(), seen.recentSize(),
                 seen.watermark());
     }
 
@@ -256,8 +267,9 @@ final class SeenFilesLog {
     }
 
     /** The first entry of a log file, without reading the rest (a batch may hold a million files). */
-    private static FileEntry firstEntry(Path file) throws IOException {
-        try (java.io.BufferedReader r = Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+    private static FileEntry firstEntry(StateFolder dir, String name) throws IOException {
+        try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(dir.open(name),
+                java.nio.charset.StandardCharsets.UTF_8))) {
             String version = r.readLine();
             String line = r.readLine();
             if (version == null || !version.startsWith("v") || line == null || line.isEmpty()) {
@@ -289,9 +301,9 @@ final class SeenFilesLog {
         for (NewFile f : files) {
             entries.add(new FileEntry(f.uri(), f.timestamp(), id));
         }
-        Path file = dir.resolve(Long.toString(id));
+        String file = dir.display(Long.toString(id));
         try {
-            DurableFiles.createNew(file, out -> LogCodec.writeEntries(entries, out));
+            dir.createNew(Long.toString(id), out -> LogCodec.writeEntries(entries, out));
         } catch (FileAlreadyExistsException e) {
             throw new IllegalStateException("Concurrent update to the log. Multiple streaming jobs detected for "
                     + id + " (" + file + " already exists)", e);
@@ -313,7 +325,7 @@ final class SeenFilesLog {
     List<FileEntry> entries(long fromExclusive, long toInclusive) {
         if (toInclusive > current) {
             throw new IllegalStateException("The offset log asks for the files of log offset " + toInclusive
-                    + " but the file source's seen-files log in " + dir + " ends at " + current + ": the checkpoint's"
+                    + " but the file source's seen-files log in " + dir.display() + " ends at " + current + ": the checkpoint's"
                     + " sources folder was changed or deleted. Restore it from a backup, or use a new checkpoint");
         }
         List<FileEntry> out = new ArrayList<>();
@@ -330,25 +342,25 @@ final class SeenFilesLog {
             return cached;
         }
         try {
-            List<FileEntry> entries = readBatchFile(id, Files.exists(dir.resolve(Long.toString(id))));
+            List<FileEntry> entries = readBatchFile(id, dir.exists(Long.toString(id)));
             cache.put(id, entries);
             while (cache.size() > 64) {
                 cache.pollFirstEntry();
             }
             return entries;
         } catch (IOException e) {
-            throw unreadable(id, dir, e);
+            throw unreadable(id, dir.display(), e);
         }
     }
 
     private List<FileEntry> readBatchFile(long id, boolean plain) throws IOException {
         List<FileEntry> out = new ArrayList<>();
-        Path file = dir.resolve(plain ? Long.toString(id) : id + COMPACT_SUFFIX);
+        String file = plain ? Long.toString(id) : id + COMPACT_SUFFIX;
         try {
             // A compact file holds every entry up to its offset: take those of this offset only.
-            readFile(file, plain ? b -> true : b -> b == id, out::add);
+            readFile(dir, file, plain ? b -> true : b -> b == id, out::add);
         } catch (NoSuchFileException e) {
-            throw new IllegalStateException("The file source's log for log offset " + id + " (" + dir.resolve(
+            throw new IllegalStateException("The file source's log for log offset " + id + " (" + dir.display(
                     Long.toString(id)) + ") is missing: the checkpoint's sources folder was changed. Restore it "
                     + "from a backup, or use a new checkpoint", e);
         }
@@ -363,9 +375,14 @@ final class SeenFilesLog {
      * @throws NoSuchFileException when the file does not exist (e.g. deleted since the folder was listed)
      */
     static void readFile(Path file, LongPredicate batches, Consumer<FileEntry> out) throws IOException {
-        MetadataLogFiles.checkRegularFile(file); // a folder or a link to /dev/zero is no log file
-        try (InputStream in = Files.newInputStream(file)) {
-            LogCodec.forEachEntry(in, "The file source's log file " + file, e -> {
+        readFile(StateFolder.local(file.getParent()), file.getFileName().toString(), batches, out);
+    }
+
+    /** {@link #readFile(Path, LongPredicate, Consumer)} of the file {@code name} of a state folder. */
+    static void readFile(StateFolder dir, String name, LongPredicate batches, Consumer<FileEntry> out)
+            throws IOException {
+        try (InputStream in = dir.open(name)) {
+            LogCodec.forEachEntry(in, "The file source's log file " + dir.display(name), e -> {
                 if (batches.test(e.batchId())) {
                     out.accept(e);
                 }
@@ -374,7 +391,7 @@ final class SeenFilesLog {
     }
 
     /** How the source words a log file of log offset {@code id} in {@code dir} that it cannot read. */
-    static UncheckedIOException unreadable(long id, Path dir, IOException e) {
+    static UncheckedIOException unreadable(long id, Object dir, IOException e) {
         return new UncheckedIOException("Cannot read the file source's log for log offset " + id + " in " + dir
                 + ": " + e.getMessage(), e);
     }
@@ -401,13 +418,15 @@ final class SeenFilesLog {
                 if (id == current) {
                     break;
                 }
-                Files.deleteIfExists(dir.resolve(Long.toString(id)));
-                Files.deleteIfExists(dir.resolve(id + COMPACT_SUFFIX));
+                dir.deleteIfExists(Long.toString(id));
+                if (compactsMayExist) {
+                    dir.deleteIfExists(id + COMPACT_SUFFIX);
+                }
                 oldestFile = id + 1;
             }
         } catch (IOException e) {
             // The state stays correct: the old files are simply still there, and a restart reads the old snapshot.
-            LOG.warn("Could not compact the file source's seen-files log in {}; will retry", dir, e);
+            LOG.warn("Could not compact the file source's seen-files log in {}; will retry", dir.display(), e);
         }
     }
 
@@ -419,11 +438,12 @@ final class SeenFilesLog {
     /** Writes the hot set as the snapshot of the newest log offset and removes older snapshots. */
     void snapshot() throws IOException {
         HotSnapshot previous = seen.snapshot();
-        HotSnapshot s = seen.writeSnapshot(dir.resolve(HotSnapshot.name(current)), current);
+        String name = HotSnapshot.name(current);
+        HotSnapshot s = dir.writeSnapshot(name, file -> seen.writeSnapshot(file, current));
         if (previous != null && previous.logOffset != current) {
-            Files.deleteIfExists(previous.file);
+            dir.deleteIfExists(HotSnapshot.name(previous.logOffset));
         }
         snapshotOffset = current;
-        LOG.debug("Wrote seen-files snapshot {} ({} files)", s.file, s.count);
+        LOG.debug("Wrote seen-files snapshot {} ({} files)", dir.display(name), s.count);
     }
 }

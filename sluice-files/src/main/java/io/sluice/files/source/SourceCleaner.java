@@ -5,7 +5,6 @@ import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.sluice.api.io.DurableFiles;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -36,18 +35,18 @@ final class SourceCleaner {
     private final Path sourceBase;
     /** null for delete. */
     private final Path archiveDir;
-    /** The cleanSource marker file. */
-    private final Path marker;
+    /** The folder of the cleanSource marker file (the source's state folder). */
+    private final StateFolder state;
 
-    private SourceCleaner(FileStorage storage, Path sourceBase, Path archiveDir, Path marker) {
+    private SourceCleaner(FileStorage storage, Path sourceBase, Path archiveDir, StateFolder state) {
         this.storage = storage;
         this.sourceBase = sourceBase;
         this.archiveDir = archiveDir;
-        this.marker = marker;
+        this.state = state;
     }
 
     /** The cleaner the options ask for, or null with cleanSource=off. */
-    static SourceCleaner of(FileSourceOptions opts, FileStorage storage, SourcePath source, Path metadataPath) {
+    static SourceCleaner of(FileSourceOptions opts, FileStorage storage, SourcePath source, StateFolder state) {
         if (opts.cleanSource() == FileSourceOptions.CleanSource.OFF) {
             return null;
         }
@@ -59,7 +58,7 @@ final class SourceCleaner {
                         + "ones this query removes first, or fail on them", opts.cleanSource().name().toLowerCase(
                         Locale.ROOT), archive == null ? "deleted" : "moved under " + storage.display(archive),
                 storage.display(source.pattern()));
-        return new SourceCleaner(storage, source.base(), archive, metadataPath.resolve(MARKER));
+        return new SourceCleaner(storage, source.base(), archive, state);
     }
 
     /**
@@ -99,11 +98,15 @@ final class SourceCleaner {
     /** The last log offset whose files cleanSource handled, or -1. */
     private long readMarker() {
         try {
-            return FileSourceOffset.parse(Files.readString(marker, StandardCharsets.UTF_8)).logOffset();
+            byte[] json;
+            try (java.io.InputStream in = state.open(MARKER)) {
+                json = in.readNBytes(4096);
+            }
+            return FileSourceOffset.parse(new String(json, StandardCharsets.UTF_8)).logOffset();
         } catch (NoSuchFileException e) {
             return -1;
         } catch (IOException | IllegalArgumentException e) {
-            LOG.warn("Cannot read {}; cleaning only the batch just committed", marker, e);
+            LOG.warn("Cannot read {}; cleaning only the batch just committed", state.display(MARKER), e);
             return -1;
         }
     }
@@ -111,9 +114,9 @@ final class SourceCleaner {
     private void writeMarker(long id) {
         try {
             byte[] json = new FileSourceOffset(id).json().getBytes(StandardCharsets.UTF_8);
-            DurableFiles.replace(marker, out -> out.write(json));
+            state.replace(MARKER, json);
         } catch (IOException e) {
-            LOG.warn("Cannot write {}", marker, e);
+            LOG.warn("Cannot write {}", state.display(MARKER), e);
         }
     }
 
