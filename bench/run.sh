@@ -25,7 +25,10 @@
 #   s3:     s3jsonread s3plan100k (both engines; not part of `all`): a local S3 server (sluice-s3-server's S3Mock,
 #           in a JVM of its own over bench/target/s3-data, started and stopped here) holding jsonread's events-json and
 #           plan100k's 100,000 objects (uploaded once: kept in bench/target/s3-data); the same queries as jsonread
-#           and plan100k read s3a://sluice-bench/... on it: Sluice through sluice-s3, Spark through hadoop-aws's S3A
+#           and plan100k read s3a://sluice-bench/... on it: Sluice through sluice-s3, Spark through hadoop-aws's S3A.
+#           S3Mock takes ~25 PUTs/s on a loaded 2-core machine, so the 100,000 objects' first upload takes about an
+#           hour (it goes on where it stopped when interrupted); S3_PLAN_OBJECTS=N uses the first N files of plan100k
+#           instead, under s3a://sluice-bench/planN/
 #   cli:    whole-process start-up of the `sluice` command (not part of `all`): CLI_RUNS (default 10) runs of
 #           `bin/sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 --sink noop --checkpoint DIR
 #           --trigger availableNow` (one batch), timed from the shell, in four variants in turn: as launched (its class
@@ -270,9 +273,12 @@ if wants s3jsonread || wants s3plan100k; then
     R[spark_s3jsonread]=$(run spark s3jsonread "$S3E" s3a://sluice-bench/events-json/)
   fi
   if wants s3plan100k; then
-    "${S3UP[@]}" "$DATA/plan100k" s3a://sluice-bench/plan100k/ >&2
-    R[sluice_s3plan100k]=$(run sluice s3plan100k "$S3E" s3a://sluice-bench/plan100k/ 1000)
-    R[spark_s3plan100k]=$(run spark s3plan100k "$S3E" s3a://sluice-bench/plan100k/ 1000)
+    n=${S3_PLAN_OBJECTS:-100000}
+    p=s3a://sluice-bench/plan100k/
+    (( n == 100000 )) || p=s3a://sluice-bench/plan$n/
+    "${S3UP[@]}" "$DATA/plan100k" "$p" "$n" >&2
+    R[sluice_s3plan100k]=$(run sluice s3plan100k "$S3E" "$p" 1000)
+    R[spark_s3plan100k]=$(run spark s3plan100k "$S3E" "$p" 1000)
   fi
   exec 8>&-
 fi

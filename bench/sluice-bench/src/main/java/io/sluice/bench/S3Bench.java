@@ -35,8 +35,10 @@ import java.util.stream.Stream;
  * server DIR                             a local S3 server (sluice-s3-server's S3Mock) over DIR, on a free port: prints
  *                                        "endpoint URL", serves until its stdin closes (bench/run.sh's s3 workloads);
  *                                        needs sluice-s3-server's jars on the class path ahead of this jar
- * upload ENDPOINT DIR s3a://B/PREFIX/    DIR's files as objects under PREFIX (bucket B created), 8 PUTs in parallel;
- *                                        done once: skipped when PREFIX/_uploaded exists (a hidden name: not listed)
+ * upload ENDPOINT DIR s3a://B/PREFIX/ [N]  DIR's first N files (by name; all without N) as objects under PREFIX
+ *                                        (bucket B created), 8 PUTs in parallel; done once: skipped when
+ *                                        PREFIX/_uploaded exists (a hidden name: not listed); an interrupted upload
+ *                                        goes on where it stopped (objects already there are not sent again)
  * s3jsonread ENDPOINT s3a://B/PREFIX/    jsonread's query on the objects: availableNow json (the events schema) to
  *                                        noop, rows/s from start() to termination
  * s3plan100k ENDPOINT s3a://B/PREFIX/ [maxFilesPerTrigger=1000]  plan100k's query on the objects: batch 0's
@@ -52,7 +54,7 @@ public final class S3Bench {
     public static void main(String[] args) throws Exception {
         switch (args.length > 0 ? args[0] : "") {
             case "server" -> server(Path.of(args[1]));
-            case "upload" -> upload(args[1], Path.of(args[2]), args[3]);
+            case "upload" -> upload(args[1], Path.of(args[2]), args[3], longArg(args, 4, Long.MAX_VALUE));
             case "s3jsonread" -> read(args[1], args[2]);
             case "s3plan100k" -> plan(args[1], args[2], longArg(args, 3, 1_000));
             default -> {
@@ -88,7 +90,7 @@ public final class S3Bench {
         }
     }
 
-    static void upload(String endpoint, Path dir, String prefix) throws Exception {
+    static void upload(String endpoint, Path dir, String prefix, long max) throws Exception {
         String bucket = URI.create(prefix).getHost();
         // S3's CreateBucket is a PUT on the bucket: 200 when created, 409 when it exists (ours).
         HttpURLConnection c = (HttpURLConnection) URI.create(endpoint + "/" + bucket).toURL().openConnection();
@@ -106,13 +108,18 @@ public final class S3Bench {
             }
             List<Path> files;
             try (Stream<Path> s = Files.list(dir)) {
-                files = s.filter(Files::isRegularFile).sorted().toList();
+                files = s.filter(Files::isRegularFile).sorted().limit(max).toList();
             }
+            java.util.Set<String> there = new java.util.HashSet<>();
+            store.list(prefix, null, o -> there.add(o.uri()));
             long t0 = System.nanoTime();
             ExecutorService pool = Executors.newFixedThreadPool(8, r -> new Thread(r, "s3bench-upload"));
             try {
                 List<Future<?>> done = new ArrayList<>();
                 for (Path f : files) {
+                    if (there.contains(Storages.child(prefix, f.getFileName().toString()))) {
+                        continue;
+                    }
                     done.add(pool.submit(() -> {
                         try (WholeObjectOutput out = store.create(Storages.child(prefix, f.getFileName().toString()),
                                 true)) {
@@ -131,8 +138,8 @@ public final class S3Bench {
                 require(pool.awaitTermination(60, TimeUnit.SECONDS), "upload threads did not stop");
             }
             store.createExclusive(marker, new byte[0]);
-            System.err.printf(Locale.ROOT, "uploaded %d objects to %s in %.1f s%n", files.size(), prefix,
-                    (System.nanoTime() - t0) / 1e9);
+            System.err.printf(Locale.ROOT, "uploaded %d objects to %s in %.1f s (%d were there)%n",
+                    files.size() - there.size(), prefix, (System.nanoTime() - t0) / 1e9, there.size());
         }
     }
 
