@@ -22,6 +22,13 @@
 #           again with max.poll.records 10,000, then one consumer per partition on nproc threads with Sluice's
 #           settings), then Sluice and Spark (spark-sql-kafka-0-10),
 #           availableNow to noop, one after the other against the same broker and topic (not part of `all`)
+#   s3:     s3jsonread s3plan100k (both engines; not part of `all`): a local S3 server (sluice-s3-server's S3Mock,
+#           in a JVM of its own over bench/target/s3-data, started and stopped here) holding jsonread's events-json and
+#           plan100k's 100,000 objects (uploaded once: kept in bench/target/s3-data); the same queries as jsonread
+#           and plan100k read s3a://sluice-bench/... on it: Sluice through sluice-s3, Spark through hadoop-aws's S3A.
+#           S3Mock takes ~25 PUTs/s on a loaded 2-core machine, so the 100,000 objects' first upload takes about an
+#           hour (it goes on where it stopped when interrupted); S3_PLAN_OBJECTS=N uses the first N files of plan100k
+#           instead, under s3a://sluice-bench/planN/
 #   cli:    whole-process start-up of the `sluice` command (not part of `all`): CLI_RUNS (default 10) runs of
 #           `bin/sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 --sink noop --checkpoint DIR
 #           --trigger availableNow` (one batch), timed from the shell, in four variants in turn: as launched (its class
@@ -63,9 +70,10 @@ for what in $WHAT; do
     all) WORKLOADS+=" $ENGINE_WORKLOADS $FILE_WORKLOADS seenfiles python";;
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
+    s3) WORKLOADS+=" s3jsonread s3plan100k";;
     parquet) WORKLOADS+=" $PARQUET_WORKLOADS";;
-    overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|engine|files|parquet|all]..." >&2
+    overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k) WORKLOADS+=" $what";;
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k|engine|files|parquet|s3|all]..." >&2
        exit 2;;
   esac
 done
@@ -95,7 +103,7 @@ only_cli=false
 [[ $WORKLOADS == " cli" ]] && only_cli=true
 only_python=false
 [[ $WORKLOADS == " python" ]] && only_python=true
-if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main sluice-s3/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
@@ -121,10 +129,10 @@ gen() { # gen NAME FORMAT FILES LINES
   java -cp "$SLUICE_JAR" io.sluice.bench.GenerateEvents "$DATA/$1.tmp" "$2" "$3" "$4" >&2
   mv "$DATA/$1.tmp" "$DATA/$1"
 }
-wants jsonread && gen events-json json 100 20000
+{ wants jsonread || wants s3jsonread; } && gen events-json json 100 20000
 wants csvread && gen events-csv csv 100 20000
 wants parquetread && gen events-parquet parquet 100 20000
-wants plan100k && gen plan100k json 100000 1
+{ wants plan100k || wants s3plan100k; } && gen plan100k json 100000 1
 wants plan200k && gen plan200k json 200000 1
 
 SLUICE=(java $HEAP -Dbench.dir="$CHK" -jar "$SLUICE_JAR")
@@ -247,6 +255,34 @@ if wants kafka; then
   [[ -z ${KAFKA_BOOTSTRAP:-} ]] && exec 7>&-   # closing its stdin stops the broker
 fi
 
+if wants s3jsonread || wants s3plan100k; then
+  S3_CP="sluice-s3-server/target/sluice-s3-server-0.1.0-SNAPSHOT.jar:sluice-s3-server/target/s3-server/*"
+  [[ -d sluice-s3-server/target/s3-server ]] || $MVN -pl sluice-s3-server -am package -DskipTests
+  mkdir -p bench/target/s3-data
+  rm -f bench/target/s3-server.out
+  # The server's JVM (its own class path: Spring Boot is not shaded) reads its stdin to its end: closing fd 8 stops it.
+  exec 8> >(java -Xmx1g -cp "$S3_CP:$SLUICE_JAR" io.sluice.bench.S3Bench server bench/target/s3-data \
+      >bench/target/s3-server.out 2>&1)
+  for _ in $(seq 120); do grep -q '^endpoint ' bench/target/s3-server.out 2>/dev/null && break; sleep 1; done
+  S3E=$(sed -n 's/^endpoint //p' bench/target/s3-server.out)
+  [[ -n $S3E ]] || { echo "the S3 server did not start: bench/target/s3-server.out" >&2; exit 1; }
+  S3UP=(java $HEAP -cp "$SLUICE_JAR" io.sluice.bench.S3Bench upload "$S3E")
+  if wants s3jsonread; then
+    "${S3UP[@]}" "$DATA/events-json" s3a://sluice-bench/events-json/ >&2
+    R[sluice_s3jsonread]=$(run sluice s3jsonread "$S3E" s3a://sluice-bench/events-json/)
+    R[spark_s3jsonread]=$(run spark s3jsonread "$S3E" s3a://sluice-bench/events-json/)
+  fi
+  if wants s3plan100k; then
+    n=${S3_PLAN_OBJECTS:-100000}
+    p=s3a://sluice-bench/plan100k/
+    (( n == 100000 )) || p=s3a://sluice-bench/plan$n/
+    "${S3UP[@]}" "$DATA/plan100k" "$p" "$n" >&2
+    R[sluice_s3plan100k]=$(run sluice s3plan100k "$S3E" "$p" 1000)
+    R[spark_s3plan100k]=$(run spark s3plan100k "$S3E" "$p" 1000)
+  fi
+  exec 8>&-
+fi
+
 if wants python; then
   echo "running sluice python ${PYTHON_ROWS:-4000000} ${PYTHON_ROUNDS:-3} (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
   echo "# sluice python ${PYTHON_ROWS:-4000000} ${PYTHON_ROUNDS:-3}: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
@@ -359,7 +395,7 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
       row "cli: CLI_BASELINE_JAR, median / CPU ms" "$(val "$a" median_ms) / $(val "$a" cpu_median_ms)" "" ""
     fi
   fi
-  for w in jsonread csvread parquetread; do
+  for w in jsonread csvread parquetread s3jsonread; do
     [[ -n ${R[sluice_$w]:-} ]] || continue
     a=${R[sluice_$w]} b=${R[spark_$w]}
     row "$w: rows" "$(val "$a" rows)" "$(val "$b" rows)" ""
@@ -386,6 +422,12 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
     row "plan100k: batch 0 latestOffset, ms" "$(val "$a" batch0_latest_offset_ms)" "$(val "$b" batch0_latest_offset_ms)" "$(ratio "$(val "$b" batch0_latest_offset_ms)" "$(val "$a" batch0_latest_offset_ms)") (Spark/Sluice)"
     row "plan100k: batch 0 batchDuration, ms" "$(val "$a" batch0_total_ms)" "$(val "$b" batch0_total_ms)" "$(ratio "$(val "$b" batch0_total_ms)" "$(val "$a" batch0_total_ms)") (Spark/Sluice)"
     row "plan100k: start() to batch 0's progress, s" "$(val "$a" start_to_batch0_s)" "$(val "$b" start_to_batch0_s)" ""
+  fi
+  if [[ -n ${R[sluice_s3plan100k]:-} ]]; then
+    a=${R[sluice_s3plan100k]} b=${R[spark_s3plan100k]}
+    row "s3plan100k: batch 0 latestOffset, ms" "$(val "$a" batch0_latest_offset_ms)" "$(val "$b" batch0_latest_offset_ms)" "$(ratio "$(val "$b" batch0_latest_offset_ms)" "$(val "$a" batch0_latest_offset_ms)") (Spark/Sluice)"
+    row "s3plan100k: batch 0 batchDuration, ms" "$(val "$a" batch0_total_ms)" "$(val "$b" batch0_total_ms)" "$(ratio "$(val "$b" batch0_total_ms)" "$(val "$a" batch0_total_ms)") (Spark/Sluice)"
+    row "s3plan100k: start() to batch 0's progress, s" "$(val "$a" start_to_batch0_s)" "$(val "$b" start_to_batch0_s)" "$(ratio "$(val "$b" start_to_batch0_s)" "$(val "$a" start_to_batch0_s)") (Spark/Sluice)"
   fi
   if [[ -n ${R[sluice_plan200k]:-} ]]; then
     a=${R[sluice_plan200k]} b=${R[spark_plan200k]}

@@ -40,6 +40,12 @@ record ReadSpec(String source, LinkedHashMap<String, String> options, StructType
         return Options.of(options);
     }
 
+    /** The context of a stream whose private folder is on a store ({@code metadataPath} null), on the driver. */
+    StreamContext context(StoredSourceFolder folder) {
+        return new StreamContext(sluiceOptions(), SparkTypes.toSluice(schema), null, SluiceClock.system(), queryId,
+                sourceIndex, bounded, SparkTimestamps.zoneId(sessionTimeZone), folder.location(), folder.storage());
+    }
+
     StreamContext context(Path metadataPath) {
         return new StreamContext(sluiceOptions(), SparkTypes.toSluice(schema), metadataPath, SluiceClock.system(),
                 queryId, sourceIndex, bounded, SparkTimestamps.zoneId(sessionTimeZone));

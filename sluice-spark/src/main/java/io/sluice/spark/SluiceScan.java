@@ -55,9 +55,24 @@ final class SluiceScan implements Scan {
         return new ReadSpec(source, options, schema, queryId, sourceIndex, bounded, pushDown);
     }
 
-    /** Spark gives the source's own folder, {@code <checkpoint>/sources/<n>}: the Sluice metadata path. */
+    /**
+     * Spark gives the source's own folder, {@code <checkpoint>/sources/<n>}: the Sluice metadata path, or, on an
+     * object store ({@code s3a://}), the stream's metadata location on Sluice's storage there.
+     */
     @Override
     public org.apache.spark.sql.connector.read.streaming.MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+        if (StoredSourceFolder.isStored(checkpointLocation)) {
+            StoredSourceFolder folder = StoredSourceFolder.open(checkpointLocation, provider, source, options);
+            try {
+                ReadSpec spec = spec(folder.queryId(), folder.sourceIndex(), false);
+                MicroBatchStream stream = SourceProviders.createStream(provider, spec, spec.context(folder));
+                SourceProviders.refuseDriverLocal(source, stream);
+                return SparkStream.of(stream, spec).closingOnStop(folder);
+            } catch (RuntimeException | Error e) {
+                folder.close();
+                throw e;
+            }
+        }
         Path metadata = CheckpointPaths.local(checkpointLocation);
         ReadSpec spec = spec(CheckpointPaths.queryId(metadata), CheckpointPaths.sourceIndex(metadata), false);
         MicroBatchStream stream = SourceProviders.createStream(provider, spec, metadata);

@@ -4,6 +4,7 @@ import io.sluice.api.datasource.DataSource;
 import io.sluice.api.source.DriverLocalReaders;
 import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.SourceProvider;
+import io.sluice.api.source.StreamContext;
 import io.sluice.api.source.SupportsPushDown;
 import io.sluice.core.Sluice;
 
@@ -68,8 +69,13 @@ final class SourceProviders {
      * the source {@link SupportsPushDown}s, else plainly.
      */
     static MicroBatchStream createStream(SourceProvider provider, ReadSpec spec, java.nio.file.Path metadataPath) {
-        return provider instanceof SupportsPushDown p ? p.createStream(spec.context(metadataPath), spec.pushDown())
-                : provider.createStream(spec.context(metadataPath));
+        return createStream(provider, spec, spec.context(metadataPath));
+    }
+
+    /** {@link #createStream(SourceProvider, ReadSpec, java.nio.file.Path)} with a context of its own. */
+    static MicroBatchStream createStream(SourceProvider provider, ReadSpec spec, StreamContext context) {
+        return provider instanceof SupportsPushDown p ? p.createStream(context, spec.pushDown())
+                : provider.createStream(context);
     }
 
     /** The connector jar of a source shipped with Sluice, per source name (lower case). */

@@ -22,6 +22,8 @@ class SparkStream implements org.apache.spark.sql.connector.read.streaming.Micro
     private final ReadSpec spec;
     private io.sluice.api.Offset initial;
     private boolean stopped;
+    /** What the stream's run holds besides the stream (the storage of a checkpoint on a store), closed at stop. */
+    private AutoCloseable resource;
 
     SparkStream(MicroBatchStream stream, ReadSpec spec) {
         this.stream = stream;
@@ -32,6 +34,12 @@ class SparkStream implements org.apache.spark.sql.connector.read.streaming.Micro
     static SparkStream of(MicroBatchStream stream, ReadSpec spec) {
         return stream instanceof io.sluice.api.source.SupportsTriggerAvailableNow
                 ? new SparkAvailableNowStream(stream, spec) : new SparkStream(stream, spec);
+    }
+
+    /** Closes {@code r} when this stream stops, after the Sluice stream. */
+    SparkStream closingOnStop(AutoCloseable r) {
+        this.resource = r;
+        return this;
     }
 
     @Override
@@ -120,8 +128,19 @@ class SparkStream implements org.apache.spark.sql.connector.read.streaming.Micro
             try {
                 stream.stop();
             } finally {
+                closeResource();
                 // In local mode the executors are this JVM: their streams of this source can go now.
                 ExecutorStreams.evict(spec.queryId(), spec.sourceIndex());
+            }
+        }
+    }
+
+    private void closeResource() {
+        if (resource != null) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                org.slf4j.LoggerFactory.getLogger(SparkStream.class).warn("Closing {} failed", resource, e);
             }
         }
     }

@@ -83,6 +83,7 @@ public final class EngineBench {
                     deleteRecursively(dir);
                 }
             }
+            case "s3jsonread", "s3plan100k" -> S3Bench.main(args); // ENDPOINT s3a://B/P/ (S3Bench)
             case "metricscost" -> MetricsCostBench.run(longArg(args, 1, 1_000), longArg(args, 2, 10),
                     (int) longArg(args, 3, 3));
             case "manifest" -> manifest(longArg(args, 1, 20_000), List.of(args).subList(Math.min(2, args.length),

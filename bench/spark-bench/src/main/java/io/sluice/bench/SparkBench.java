@@ -52,11 +52,11 @@ public final class SparkBench {
         long mainEntered = System.currentTimeMillis();
         String workload = args.length > 0 ? args[0] : "overhead";
         if (!List.of("overhead", "throughput", "startup", "jsonread", "csvread", "parquetread", "jsonwrite",
-                "parquetwrite", "plan100k", "plan200k", "kafka").contains(workload)) {
+                "parquetwrite", "plan100k", "plan200k", "kafka", "s3jsonread", "s3plan100k").contains(workload)) {
             System.err.println("usage: SparkBench overhead [rowsPerBatch=1000] [seconds=20]"
                     + " | throughput [rowsPerBatch=5000000] [seconds=40] | startup | jsonread|csvread|parquetread DIR"
                     + " | jsonwrite|parquetwrite [rowsPerBatch=1000000] [seconds=20] | plan100k|plan200k DIR [maxFilesPerTrigger=1000]"
-                    + " | kafka BOOTSTRAP TOPIC");
+                    + " | kafka BOOTSTRAP TOPIC | s3jsonread ENDPOINT s3a://B/P/ | s3plan100k ENDPOINT s3a://B/P/ [max]");
             System.exit(2);
         }
         long s0 = System.nanoTime();
@@ -81,6 +81,8 @@ public final class SparkBench {
                     longArg(args, 2, 20));
             case "plan100k", "plan200k" -> plan(spark, workload, args[1], longArg(args, 2, 1_000));
             case "kafka" -> kafka(spark, args[1], args[2]);
+            case "s3jsonread" -> SparkS3Bench.read(spark, args[1], args[2]);
+            case "s3plan100k" -> SparkS3Bench.plan(spark, args[1], args[2], longArg(args, 3, 1_000));
             default -> startup(spark, mainEntered, sessionSeconds);
         }
         // Spark leaves non-daemon threads behind; the result is printed, so leave at once.
