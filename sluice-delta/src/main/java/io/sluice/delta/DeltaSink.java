@@ -227,9 +227,21 @@ final class DeltaSink implements Sink {
                 }
             }
             try {
-                long v = txn.commit(table.engine, CloseableIterable.inMemoryIterable(
-                        Utils.toCloseableIterator(actions.iterator()))).getVersion();
+                io.delta.kernel.TransactionCommitResult result = txn.commit(table.engine,
+                        CloseableIterable.inMemoryIterable(Utils.toCloseableIterator(actions.iterator())));
+                long v = result.getVersion();
                 LOG.debug("Batch {} of query {} committed as version {} of {}", batchId, appId, v, table.dir);
+                // Kernel leaves its post-commit work to the writer: without the checkpoint it asks for every
+                // delta.checkpointInterval (10) commits, as delta-spark writes them, each later snapshot lists
+                // and replays the log from version 0. A failed hook does not undo the commit.
+                for (io.delta.kernel.hook.PostCommitHook hook : result.getPostCommitHooks()) {
+                    try {
+                        hook.threadSafeInvoke(table.engine);
+                    } catch (java.io.IOException | RuntimeException e) {
+                        LOG.warn("The {} hook after version {} of {} failed (the commit stands): {}",
+                                hook.getType(), v, table.dir, e.toString());
+                    }
+                }
             } catch (ConcurrentTransactionException e) {
                 // Another writer with this query id committed this batch first: it is in the table once.
                 LOG.info("Batch {} of query {} was committed to {} by another writer: this attempt is dropped",

@@ -182,6 +182,20 @@ class DeltaSinkTest {
     }
 
     @Test
+    void everyTenthVersionGetsTheCheckpointKernelAsksFor() throws Exception {
+        Path t = tmp.resolve("t");
+        String app = UUID.randomUUID().toString();
+        for (long b = 0; b <= 10; b++) {
+            commit(new DeltaSink(DeltaTable.open(t.toString()), SCHEMA, List.of(), app), b, Row.of(b, "eu"));
+        }
+        // delta.checkpointInterval's default, 10, as delta-spark: later snapshots start from it, not version 0.
+        Path log = t.resolve("_delta_log");
+        assertThat(log.resolve("00000000000000000010.checkpoint.parquet")).isRegularFile();
+        assertThat(java.nio.file.Files.readString(log.resolve("_last_checkpoint"))).contains("\"version\":10");
+        assertThat(read(t)).hasSize(11);
+    }
+
+    @Test
     void anotherSchemaIsRefused() throws Exception {
         Path t = tmp.resolve("t");
         TestDelta.append(t, "id bigint", Row.of(1L));
