@@ -37,6 +37,12 @@ public final class SparkTableBench {
                 .config("spark.sql.extensions", "io.delta.sql.DeltaSparkSessionExtension,"
                         + "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
                 .config("spark.sql.catalog.spark_catalog", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+                // iceberg-spark loads a table by path through its own catalog default_iceberg (Hive by default,
+                // which needs a metastore): a Hadoop one, whose warehouse is not used for paths.
+                .config("spark.sql.catalog.default_iceberg", "org.apache.iceberg.spark.SparkCatalog")
+                .config("spark.sql.catalog.default_iceberg.type", "hadoop")
+                .config("spark.sql.catalog.default_iceberg.warehouse", System.getProperty("java.io.tmpdir")
+                        + "/spark-table-bench-warehouse")
                 .getOrCreate();
         spark.sparkContext().setLogLevel("WARN");
         try {
