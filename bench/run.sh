@@ -2,6 +2,7 @@
 # Sluice vs Spark 4.2 (local[2]) on the same machine, one run after the other, never two at once.
 #
 #   bench/run.sh [WORKLOAD|engine|files|parquet|python|all]...   (default: all; ~12 minutes)
+#   bench/run.sh tables [read] [write]: Delta and Iceberg tables, Sluice vs Spark 4.0.1 (bench/tables.sh)
 #
 #   engine: overhead throughput startup (rate-micro-batch to noop)
 #   files:  jsonread csvread parquetread jsonwrite parquetwrite plan100k plan200k (both engines) and seenfiles
@@ -60,6 +61,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# tables: Delta and Iceberg against Spark 4.0 + the official connectors (bench/tables.sh; not part of `all`).
+if [[ "${1:-}" == tables ]]; then shift; exec bench/tables.sh "$@"; fi
 WHAT=${*:-all}
 ENGINE_WORKLOADS="overhead throughput startup"
 FILE_WORKLOADS="jsonread csvread parquetread jsonwrite parquetwrite plan100k plan200k"

@@ -61,6 +61,76 @@ class KafkaCommandTest {
     }
 
     @Test
+    void reconcileComparesTheWindowWithADeltaTablesRowsInIt() throws Exception {
+        String bootstrap = SharedLocalKafkaBroker.get().bootstrapServers();
+        String t = "reconcile-table-" + System.nanoTime();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap));
+             KafkaProducer<String, String> p = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                     bootstrap), new StringSerializer(), new StringSerializer())) {
+            admin.createTopics(List.of(new NewTopic(t, 2, (short) 1).configs(Map.of("retention.ms", "-1"))))
+                    .all().get();
+            p.send(new ProducerRecord<>(t, 0, 1000L, null, "a")).get();
+            p.send(new ProducerRecord<>(t, 0, 2000L, null, "b")).get();
+            p.send(new ProducerRecord<>(t, 1, 2500L, null, "c")).get();
+            p.send(new ProducerRecord<>(t, 1, 5000L, null, "d")).get();
+        }
+        // The table the Delta sink wrote: the same events, and one more at 2.9 s (a duplicate, say).
+        Path table = tmp.resolve("orders");
+        io.sluice.core.sources.MemoryStream in = io.sluice.core.sources.MemoryStream.create(
+                io.sluice.api.types.StructType.fromDDL("id string, ts timestamp"));
+        try (io.sluice.core.Sluice sluice = io.sluice.core.Sluice.local()) {
+            io.sluice.core.StreamingQuery q = sluice.readStream().format("memory").option("name", in.name()).load()
+                    .writeStream().format("delta").option("checkpointLocation", tmp.resolve("chk").toString())
+                    .start(table.toString());
+            in.addData(io.sluice.api.Row.of("a", java.time.Instant.ofEpochMilli(1000)),
+                    io.sluice.api.Row.of("b", java.time.Instant.ofEpochMilli(2000)));
+            q.processAllAvailable();
+            in.addData(io.sluice.api.Row.of("c", java.time.Instant.ofEpochMilli(2500)),
+                    io.sluice.api.Row.of("c2", java.time.Instant.ofEpochMilli(2900)),
+                    io.sluice.api.Row.of("d", java.time.Instant.ofEpochMilli(5000)));
+            q.processAllAvailable();
+            q.stop();
+        } finally {
+            in.unregister();
+        }
+        Cli.Result bad = Cli.run("kafka", "reconcile", "--bootstrap-servers", bootstrap, "--topic", t,
+                "--from", "2000", "--to", "3000", "--table-format", "delta", "--table", table.toString(),
+                "--table-time-column", "ts");
+        assertThat(bad.exitCode()).as(bad.err()).isEqualTo(1);
+        assertThat(bad.out()).isEqualTo("Records in " + t + " with timestamps in [1970-01-01T00:00:02Z,"
+                + " 1970-01-01T00:00:03Z):\n  " + t + "-0: 1\n  " + t + "-1: 1\n  total: 2\n"
+                + "Rows in table " + table + " with ts in [1970-01-01T00:00:02Z, 1970-01-01T00:00:03Z): 3\n"
+                + "MISMATCH: Kafka holds 2 records, the table 3 rows (difference -1).\n");
+        Cli.Result ok = Cli.run("kafka", "reconcile", "--bootstrap-servers", bootstrap, "--topic", t,
+                "--from", "2000", "--to", "2600", "--table-format", "delta", "--table", table.toString(),
+                "--table-time-column", "ts");
+        assertThat(ok.exitCode()).as(ok.err()).isZero();
+        assertThat(ok.out()).endsWith("  total: 2\nRows in table " + table + " with ts in [1970-01-01T00:00:02Z, "
+                + "1970-01-01T00:00:02.600Z): 2\nMATCH: Kafka holds 2 records and the table 2 rows.\n");
+        Cli.Result all = Cli.run("kafka", "reconcile", "--bootstrap-servers", bootstrap, "--topic", t,
+                "--table-format", "delta", "--table", table.toString(), "--table-time-column", "ts");
+        assertThat(all.exitCode()).as(all.err()).isEqualTo(1);
+        assertThat(all.out()).endsWith("MISMATCH: Kafka holds 4 records, the table 5 rows (difference -1).\n");
+
+        Cli.Result noColumn = Cli.run("kafka", "reconcile", "--bootstrap-servers", bootstrap, "--topic", t,
+                "--table-format", "delta", "--table", table.toString(), "--table-time-column", "when");
+        assertThat(noColumn.exitCode()).isEqualTo(1);
+        assertThat(noColumn.err()).contains("--table-time-column when: the table " + table + " has no such column "
+                + "(its columns: id STRING, ts TIMESTAMP)");
+        Cli.Result notTime = Cli.run("kafka", "reconcile", "--bootstrap-servers", bootstrap, "--topic", t,
+                "--table-format", "delta", "--table", table.toString(), "--table-time-column", "id");
+        assertThat(notTime.err()).contains("--table-time-column id: the column is string, not a timestamp");
+        Cli.Result noTimeColumn = Cli.run("kafka", "reconcile", "--bootstrap-servers", bootstrap, "--topic", t,
+                "--table-format", "delta", "--table", table.toString());
+        assertThat(noTimeColumn.exitCode()).isEqualTo(2);
+        assertThat(noTimeColumn.err()).contains("--table needs --table-time-column");
+        Cli.Result both = Cli.run("kafka", "reconcile", "--bootstrap-servers", bootstrap, "--topic", t,
+                "--expected", "2", "--table", table.toString(), "--table-time-column", "ts");
+        assertThat(both.exitCode()).isEqualTo(2);
+        assertThat(both.err()).contains("--expected and --table are two ways");
+    }
+
+    @Test
     void devStartsABrokerThatCreatesTopicsOnFirstWriteUntilCtrlC() throws Exception {
         AtomicReference<Runnable> ctrlC = new AtomicReference<>();
         Env env = new Env(false, 80, onShutdown -> {

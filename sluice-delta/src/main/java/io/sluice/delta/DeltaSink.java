@@ -7,7 +7,10 @@ import io.delta.kernel.TransactionBuilder;
 import io.delta.kernel.data.FilteredColumnarBatch;
 import io.delta.kernel.exceptions.ConcurrentTransactionException;
 import io.delta.kernel.expressions.Literal;
+import io.delta.kernel.internal.InternalScanFileUtils;
 import io.delta.kernel.internal.SnapshotImpl;
+import io.delta.kernel.internal.actions.AddFile;
+import io.delta.kernel.internal.actions.SingleAction;
 import io.delta.kernel.internal.util.Utils;
 import io.delta.kernel.utils.CloseableIterable;
 import io.delta.kernel.utils.CloseableIterator;
@@ -36,7 +39,8 @@ import java.util.Optional;
 /**
  * One Delta commit per batch, with {@code txn(appId = query id, version = batch id)}: Kernel's transaction builder
  * refuses a batch the table already holds for this query (ConcurrentTransactionException), so a re-run batch is
- * skipped, and its conflict checker does the same when a racing writer committed it first.
+ * skipped, and its conflict checker does the same when a racing writer committed it first. In the {@code complete}
+ * output mode the commit also removes every file of the version it read (an overwrite).
  */
 final class DeltaSink implements Sink {
 
@@ -48,8 +52,19 @@ final class DeltaSink implements Sink {
     private final io.delta.kernel.types.StructType kernelSchema;
     private final List<String> partitionBy;
     private final String appId;
+    private final boolean complete;
 
     DeltaSink(DeltaTable table, StructType schema, List<String> partitionBy, String appId) {
+        this(table, schema, partitionBy, appId, false);
+    }
+
+    /**
+     * @param complete the query's output mode is {@code complete}: each batch holds the whole result, and its
+     *                 commit removes every file of the table it read before adding the batch's, as delta-spark's
+     *                 sink does in that mode (the same transaction, so exactly once by the same txn id)
+     */
+    DeltaSink(DeltaTable table, StructType schema, List<String> partitionBy, String appId, boolean complete) {
+        this.complete = complete;
         this.table = table;
         this.schema = schema;
         this.kernelSchema = DeltaTypes.toKernel(schema, true);
@@ -103,7 +118,27 @@ final class DeltaSink implements Sink {
             LOG.info("Batch {} of query {} is already in the Delta table {}: skipped", batchId, appId, table.dir);
             return BatchWriter.discarding(0);
         }
-        return new Batch(batchId, txn);
+        return new Batch(batchId, txn, complete ? existing.map(this::removeAll).orElse(List.of()) : List.of());
+    }
+
+    /** A remove action (dataChange) for every file of the snapshot: the overwrite of a complete-mode batch. */
+    private List<io.delta.kernel.data.Row> removeAll(SnapshotImpl s) {
+        List<io.delta.kernel.data.Row> removes = new ArrayList<>();
+        Optional<Long> now = Optional.of(System.currentTimeMillis());
+        try (CloseableIterator<FilteredColumnarBatch> it = s.getScanBuilder().build().getScanFiles(table.engine)) {
+            while (it.hasNext()) {
+                try (CloseableIterator<io.delta.kernel.data.Row> rows = it.next().getRows()) {
+                    while (rows.hasNext()) {
+                        io.delta.kernel.data.Row add = rows.next().getStruct(InternalScanFileUtils.ADD_FILE_ORDINAL);
+                        removes.add(SingleAction.createRemoveFileSingleAction(
+                                new AddFile(add).toRemoveFileRow(true, now)));
+                    }
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return removes;
     }
 
     private static List<String> lower(List<String> l) {
@@ -118,13 +153,15 @@ final class DeltaSink implements Sink {
     private final class Batch implements BatchWriter {
         private final long batchId;
         private final Transaction txn;
+        private final List<io.delta.kernel.data.Row> removes;
         private final io.delta.kernel.data.Row txnState;
         private final List<String> partitionColumns;
         private final java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
 
-        Batch(long batchId, Transaction txn) {
+        Batch(long batchId, Transaction txn, List<io.delta.kernel.data.Row> removes) {
             this.batchId = batchId;
             this.txn = txn;
+            this.removes = removes;
             this.txnState = txn.getTransactionState(table.engine);
             this.partitionColumns = txn.getPartitionColumns(table.engine);
         }
@@ -183,16 +220,28 @@ final class DeltaSink implements Sink {
         @Override
         @SuppressWarnings("unchecked")
         public void commit(List<Object> partitionResults) throws Exception {
-            List<io.delta.kernel.data.Row> actions = new ArrayList<>();
+            List<io.delta.kernel.data.Row> actions = new ArrayList<>(removes);
             for (Object r : partitionResults) {
                 if (r != null) {
                     actions.addAll((List<io.delta.kernel.data.Row>) r);
                 }
             }
             try {
-                long v = txn.commit(table.engine, CloseableIterable.inMemoryIterable(
-                        Utils.toCloseableIterator(actions.iterator()))).getVersion();
+                io.delta.kernel.TransactionCommitResult result = txn.commit(table.engine,
+                        CloseableIterable.inMemoryIterable(Utils.toCloseableIterator(actions.iterator())));
+                long v = result.getVersion();
                 LOG.debug("Batch {} of query {} committed as version {} of {}", batchId, appId, v, table.dir);
+                // Kernel leaves its post-commit work to the writer: without the checkpoint it asks for every
+                // delta.checkpointInterval (10) commits, as delta-spark writes them, each later snapshot lists
+                // and replays the log from version 0. A failed hook does not undo the commit.
+                for (io.delta.kernel.hook.PostCommitHook hook : result.getPostCommitHooks()) {
+                    try {
+                        hook.threadSafeInvoke(table.engine);
+                    } catch (java.io.IOException | RuntimeException e) {
+                        LOG.warn("The {} hook after version {} of {} failed (the commit stands): {}",
+                                hook.getType(), v, table.dir, e.toString());
+                    }
+                }
             } catch (ConcurrentTransactionException e) {
                 // Another writer with this query id committed this batch first: it is in the table once.
                 LOG.info("Batch {} of query {} was committed to {} by another writer: this attempt is dropped",

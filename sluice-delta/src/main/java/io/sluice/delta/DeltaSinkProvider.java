@@ -15,7 +15,8 @@ import java.util.Optional;
 import static io.sluice.api.OptionDef.string;
 
 /**
- * {@code format("delta")} as a sink: each batch one Delta commit of its files, exactly once through the transaction
+ * {@code format("delta")} as a sink (append and complete output modes): each batch one Delta commit of its files,
+ * exactly once through the transaction
  * identifier delta-spark uses (app id = the query id, version = the batch id); the table is created with the
  * stream's schema when missing (docs/tables/delta.md). Found through
  * {@code META-INF/services/io.sluice.api.sink.SinkProvider}.
@@ -58,6 +59,15 @@ public final class DeltaSinkProvider implements SinkProvider {
     public Sink createSink(SinkContext context) {
         validate(context.options());
         return new DeltaSink(DeltaTable.open(context.options().require("path")), context.schema(),
-                partitionBy(context.options()), context.queryId());
+                partitionBy(context.options()), context.queryId(), "complete".equals(context.outputMode()));
+    }
+
+    /**
+     * Append and complete, as delta-spark's sink: complete replaces the table's content each batch. Update is
+     * refused at start with Spark's {@code Data source delta does not support Update output mode}.
+     */
+    @Override
+    public boolean supportsOutputMode(String mode) {
+        return "append".equals(mode) || "complete".equals(mode);
     }
 }

@@ -138,6 +138,64 @@ class DeltaSinkTest {
     }
 
     @Test
+    void completeModeReplacesTheTableEachBatchAndUpdateIsRefused() throws Exception {
+        Path t = tmp.resolve("t");
+        Path chk = tmp.resolve("chk");
+        MemoryStream in = MemoryStream.create(SCHEMA);
+        try {
+            StreamingQuery q = SLUICE.readStream().format("memory").option("name", in.name()).load()
+                    .groupBy("region").count().writeStream().format("delta").outputMode("complete")
+                    .option("checkpointLocation", chk.toString()).start(t.toString());
+            in.addData(Row.of(1L, "eu"), Row.of(2L, "us"), Row.of(3L, "eu"));
+            q.processAllAvailable();
+            assertThat(read(t)).containsExactlyInAnyOrder(Row.of("eu", 2L), Row.of("us", 1L));
+            in.addData(Row.of(4L, "us"), Row.of(5L, "ap"));
+            q.processAllAvailable();
+            String queryId = q.id().toString();
+            q.stop();
+            assertThat(read(t)).containsExactlyInAnyOrder(Row.of("eu", 2L), Row.of("us", 2L), Row.of("ap", 1L));
+            assertThat(TestDelta.latestVersion(t)).isEqualTo(1);
+            // Version 1 removes version 0's files: the table holds only the last batch's result.
+            assertThat(new DeltaLogFiles(t).actions(1)).filteredOn(a -> a.has("remove"))
+                    .extracting(a -> a.get("remove").get("path").asText())
+                    .containsExactlyInAnyOrderElementsOf(TestDelta.adds(t, 0).stream()
+                            .map(a -> a.get("path").asText()).toList());
+            assertThat(txns(t)).extracting(n -> n.get("appId").asText() + ":" + n.get("version").asLong())
+                    .containsExactly(queryId + ":0", queryId + ":1");
+
+            // A re-run of batch 1 (a crash after the table's commit, before commits/1) changes nothing.
+            BatchWriter again = new DeltaSink(DeltaTable.open(t.toString()), StructType.fromDDL(
+                    "region string, count bigint"), List.of(), queryId, true).beginBatch(1);
+            PartitionWriter pw = again.partitionWriter(0);
+            pw.write(Row.of("eu", 2L));
+            again.commit(java.util.Arrays.asList(pw.commit()));
+            assertThat(TestDelta.latestVersion(t)).isEqualTo(1);
+            assertThat(read(t)).containsExactlyInAnyOrder(Row.of("eu", 2L), Row.of("us", 2L), Row.of("ap", 1L));
+
+            assertThatThrownBy(() -> SLUICE.readStream().format("memory").option("name", in.name()).load()
+                    .groupBy("region").count().writeStream().format("delta").outputMode("update")
+                    .option("checkpointLocation", tmp.resolve("c2").toString()).start(tmp.resolve("t2").toString()))
+                    .hasMessage("Data source delta does not support Update output mode");
+        } finally {
+            in.unregister();
+        }
+    }
+
+    @Test
+    void everyTenthVersionGetsTheCheckpointKernelAsksFor() throws Exception {
+        Path t = tmp.resolve("t");
+        String app = UUID.randomUUID().toString();
+        for (long b = 0; b <= 10; b++) {
+            commit(new DeltaSink(DeltaTable.open(t.toString()), SCHEMA, List.of(), app), b, Row.of(b, "eu"));
+        }
+        // delta.checkpointInterval's default, 10, as delta-spark: later snapshots start from it, not version 0.
+        Path log = t.resolve("_delta_log");
+        assertThat(log.resolve("00000000000000000010.checkpoint.parquet")).isRegularFile();
+        assertThat(java.nio.file.Files.readString(log.resolve("_last_checkpoint"))).contains("\"version\":10");
+        assertThat(read(t)).hasSize(11);
+    }
+
+    @Test
     void anotherSchemaIsRefused() throws Exception {
         Path t = tmp.resolve("t");
         TestDelta.append(t, "id bigint", Row.of(1L));

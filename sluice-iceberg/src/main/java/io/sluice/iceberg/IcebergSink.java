@@ -11,6 +11,7 @@ import io.sluice.api.types.StructType;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -20,6 +21,7 @@ import org.apache.iceberg.data.GenericAppenderFactory;
 import org.apache.iceberg.io.DataWriter;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -40,7 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * first one written by this query: a batch id at or below its epoch id was committed already (a re-run after a
  * crash between the table's commit and {@code commits/N}) and is skipped, as iceberg-spark's SparkWrite does.
  * Iceberg retries a commit that lost a race ({@code commit.retry.num-retries}) by re-applying the append on the
- * new metadata; only this query writes its query id, so that retry cannot apply a batch twice.
+ * new metadata; only this query writes its query id, so that retry cannot apply a batch twice. In the
+ * {@code complete} output mode the commit is an overwrite of every row ({@code overwriteByRowFilter(true)}) with the
+ * same summary keys and the same check, as iceberg-spark's streaming overwrite.
  */
 final class IcebergSink implements Sink {
     static final String QUERY_ID = "spark.sql.streaming.queryId";
@@ -163,6 +167,14 @@ final class IcebergSink implements Sink {
                 @SuppressWarnings("unchecked")
                 List<DataFile> part = (List<DataFile>) r;
                 files.addAll(part);
+            }
+            if ("complete".equals(context.outputMode())) {
+                // iceberg-spark's streaming complete mode: an overwrite of every row by the batch's files. On a
+                // lost race Iceberg re-applies the filter on the new metadata, so the result is still this batch.
+                OverwriteFiles overwrite = table.newOverwrite().overwriteByRowFilter(Expressions.alwaysTrue());
+                files.forEach(overwrite::addFile);
+                overwrite.set(QUERY_ID, context.queryId()).set(EPOCH_ID, Long.toString(batchId)).commit();
+                return;
             }
             AppendFiles append = table.newFastAppend();
             files.forEach(append::appendFile);

@@ -34,6 +34,15 @@ public final class IcebergSinkProvider implements SinkProvider {
         }
     }
 
+    /**
+     * Append and complete (an overwrite of the whole table per batch), as iceberg-spark; update is refused at start
+     * (iceberg-spark's table refuses it when the query starts writing: {@code does not support Update mode}).
+     */
+    @Override
+    public boolean supportsOutputMode(String mode) {
+        return "append".equals(mode) || "complete".equals(mode);
+    }
+
     @Override
     public Sink createSink(SinkContext context) {
         return new IcebergSink(context);

@@ -168,6 +168,53 @@ class IcebergSinkTest {
     }
 
     @Test
+    void completeModeOverwritesTheTableEachBatchOnceAndUpdateIsRefused() throws Exception {
+        Path dir = tmp.resolve("agg");
+        io.sluice.core.sources.MemoryStream in = io.sluice.core.sources.MemoryStream.create(
+                StructType.fromDDL("id bigint, region string"));
+        try {
+            StreamingQuery q = sluice.readStream().format("memory").option("name", in.name()).load()
+                    .groupBy("region").count().writeStream().format("iceberg").outputMode("complete")
+                    .option("checkpointLocation", tmp.resolve("chk").toString()).start(dir.toString());
+            in.addData(Row.of(1L, "eu"), Row.of(2L, "us"), Row.of(3L, "eu"));
+            q.processAllAvailable();
+            assertThat(sluice.read().format("iceberg").load(dir.toString()).collectAsList())
+                    .containsExactlyInAnyOrder(Row.of("eu", 2L), Row.of("us", 1L));
+            in.addData(Row.of(4L, "us"), Row.of(5L, "ap"));
+            q.processAllAvailable();
+            String queryId = q.id().toString();
+            q.stop();
+            assertThat(sluice.read().format("iceberg").load(dir.toString()).collectAsList())
+                    .containsExactlyInAnyOrder(Row.of("eu", 2L), Row.of("us", 2L), Row.of("ap", 1L));
+            Table t = load(dir);
+            assertThat(history(t)).extracting(s -> s.operation() + " " + s.summary().get("spark.sql.streaming.epochId")
+                            + " +" + s.summary().get("added-records") + " -" + s.summary().get("deleted-records"))
+                    .containsExactly("overwrite 0 +2 -null", "overwrite 1 +3 -2");
+
+            // A re-run of batch 1 (a crash after the table's commit, before commits/1) is skipped.
+            SinkContext ctx = new SinkContext(Options.of(Map.of("path", dir.toString())),
+                    StructType.fromDDL("region string, count bigint"), tmp.resolve("chk"), queryId, null,
+                    io.sluice.api.SluiceClock.system(), java.time.ZoneOffset.UTC, "complete");
+            try (IcebergSink again = new IcebergSink(ctx)) {
+                BatchWriter b = again.beginBatch(BatchInfo.unknown(queryId, 1));
+                PartitionWriter w = b.partitionWriter(0);
+                w.write(Row.of("eu", 2L));
+                b.commit(List.of(w.commit()));
+            }
+            assertThat(history(load(dir))).hasSize(2);
+            assertThat(sluice.read().format("iceberg").load(dir.toString()).collectAsList())
+                    .containsExactlyInAnyOrder(Row.of("eu", 2L), Row.of("us", 2L), Row.of("ap", 1L));
+
+            assertThatThrownBy(() -> sluice.readStream().format("memory").option("name", in.name()).load()
+                    .groupBy("region").count().writeStream().format("iceberg").outputMode("update")
+                    .option("checkpointLocation", tmp.resolve("c2").toString()).start(tmp.resolve("u").toString()))
+                    .hasMessage("Data source iceberg does not support Update output mode");
+        } finally {
+            in.unregister();
+        }
+    }
+
+    @Test
     void aStreamColumnMissingFromAnExistingTableIsRefused() {
         Path dir = tmp.resolve("x");
         TestTables.create(dir);
