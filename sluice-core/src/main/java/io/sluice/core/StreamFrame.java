@@ -172,7 +172,7 @@ public final class StreamFrame {
      * @throws AnalysisException for anything that does not resolve
      */
     public StreamFrame select(Column... columns) {
-        return project(Arrays.stream(columns).map(Column::expr).toList());
+        return projectOrAggregate(Arrays.stream(columns).map(Column::expr).toList());
     }
 
     /**
@@ -187,7 +187,7 @@ public final class StreamFrame {
         for (String e : expressions) {
             items.add(SqlParser.parseNamedExpression(e));
         }
-        return project(items);
+        return projectOrAggregate(items);
     }
 
     /**
@@ -414,8 +414,33 @@ public final class StreamFrame {
     /** The frame of {@link GroupedFrame#agg}. */
     StreamFrame aggregate(List<Expr> keys, List<Expr> aggregates) {
         requireNoStatefulOperator("groupBy");
-        Aggregation op = Aggregation.of(sluice, schema, keys, aggregates, watermarkColumns());
-        return withStateful(op);
+        // Expressions over aggregates (sum(v) * 2): the operator computes the aggregates, a projection the rest.
+        AggregateExprs.Plan plan = AggregateExprs.plan(keys.size(), aggregates);
+        Aggregation op = Aggregation.of(sluice, schema, keys, plan.direct(), watermarkColumns());
+        StreamFrame out = withStateful(op);
+        if (plan.post() == null) {
+            return out;
+        }
+        StructType aggregated = op.outputSchema();
+        return out.project(plan.post(aggregated, keys.size(), e -> Compiler.projection(aggregated, List.of(e),
+                sluice.clock(), sluice.sessionTimeZone(), sluice.providers().functions()).schema().field(0).name()));
+    }
+
+    /**
+     * A select list holding aggregates is a global aggregation, as in Spark ({@code selectExpr("count(*)")}): every
+     * item must then be an aggregate or an expression over aggregates and constants.
+     */
+    private StreamFrame projectOrAggregate(List<Expr> items) {
+        if (items.stream().noneMatch(AggregateExprs::contains)) {
+            return project(items);
+        }
+        for (Expr item : items) {
+            if (!AggregateExprs.contains(item) && !(AggregateExprs.unaliased(item) instanceof Expr.Literal)) {
+                throw new AnalysisException("[MISSING_GROUP_BY] The query does not include a GROUP BY clause. Add "
+                        + "GROUP BY or turn it into the window functions using OVER clauses.", -1);
+            }
+        }
+        return aggregate(List.of(), items);
     }
 
     /**
@@ -671,6 +696,10 @@ public final class StreamFrame {
         return joins.size();
     }
 
+    /** The aggregate functions {@link #sql} names in its messages. */
+    private static final List<String> AGGREGATES = List.of("count", "sum", "avg", "mean", "min", "max", "first",
+            "last");
+
     /**
      * A SQL query over this frame, which it names {@code source}: {@code SELECT items FROM source [WHERE condition]
      * [GROUP BY expressions]}, the same as {@code where(condition)} then {@code selectExpr(items)}, or with GROUP BY
@@ -682,10 +711,6 @@ public final class StreamFrame {
      * @throws AnalysisException for another table name than {@code source}, a GROUP BY select list of another
      *                           shape, or anything that does not resolve
      */
-    /** The aggregate functions {@link #sql} recognises as a select item of a GROUP BY query. */
-    private static final List<String> AGGREGATES = List.of("count", "sum", "avg", "mean", "min", "max", "first",
-            "last");
-
     public StreamFrame sql(String query) {
         SqlParser.Select select = SqlParser.parseSelect(query);
         if (!select.table().equalsIgnoreCase("source")) {
@@ -694,7 +719,7 @@ public final class StreamFrame {
         }
         StreamFrame f = select.where() == null ? this : filterExpr(select.where());
         if (select.groupBy().isEmpty()) {
-            return f.project(select.items());
+            return f.projectOrAggregate(select.items());
         }
         // GROUP BY: the aggregate items are the aggregation's; the others must be the grouping expressions, in
         // GROUP BY order (they give the key columns their names); the output keeps the select list's order.
@@ -702,8 +727,7 @@ public final class StreamFrame {
         List<Expr> aggs = new ArrayList<>();
         List<Integer> order = new ArrayList<>();
         for (Expr item : select.items()) {
-            Expr e = item instanceof Expr.Alias a ? a.child() : item;
-            if (e instanceof Expr.Call c && AGGREGATES.contains(c.name().toLowerCase(Locale.ROOT))) {
+            if (AggregateExprs.contains(item)) {
                 order.add(-1 - aggs.size());
                 aggs.add(item);
             } else {
