@@ -562,10 +562,10 @@ public final class StreamFrame {
     }
 
     private StreamFrame unionWith(StreamFrame other) {
-        if (!stateful.equals(Stateful.NONE) || !other.stateful.equals(Stateful.NONE)) {
-            throw new AnalysisException("union of a frame with withWatermark or a stateful operator is not supported "
-                    + "by Sluice yet: union the streams first, then apply withWatermark, groupBy or dropDuplicates "
-                    + "to the union", -1);
+        if (stateful.op() != null || other.stateful.op() != null) {
+            String name = (stateful.op() != null ? stateful.op() : other.stateful.op()).operatorName();
+            throw new AnalysisException("union of a frame with a stateful operator (" + name + ") is not supported "
+                    + "by Sluice yet: union the streams first, then apply groupBy or dropDuplicates to the union", -1);
         }
         if (bounded != other.bounded) {
             throw new AnalysisException("Union between streaming and batch DataFrames/Datasets is not supported", -1);
@@ -595,9 +595,40 @@ public final class StreamFrame {
         for (StreamFrame in : other.inputs()) {
             all.add(in.conformTo(union));
         }
+        // Each input keeps its own withWatermark steps, as in Spark: the other side's move after this side's in the
+        // batch's event-time slots, and the global watermark is their min (or max) across every input.
+        int shift = stateful.watermarks().size();
+        List<Watermark> marks = new ArrayList<>();
+        for (Watermark w : stateful.watermarks()) {
+            marks.add(new Watermark(unionName(schema, union, w.column()), w.delayMs(), w.slot()));
+        }
+        for (Watermark w : other.stateful.watermarks()) {
+            marks.add(new Watermark(unionName(other.schema, union, w.column()), w.delayMs(), w.slot() + shift));
+        }
+        if (shift > 0 && !other.stateful.watermarks().isEmpty()) {
+            int firstOther = all.size() - other.inputs().size();
+            for (int i = firstOther; i < all.size(); i++) {
+                all.set(i, all.get(i).withRecordersShifted(shift));
+            }
+        }
         StreamFrame first = all.get(0);
-        return new StreamFrame(sluice, first.source, union, first.operators, first.steps, bounded, Stateful.NONE,
-                all.subList(1, all.size()));
+        return new StreamFrame(sluice, first.source, union, first.operators, first.steps, bounded,
+                marks.isEmpty() ? Stateful.NONE : new Stateful(marks, null, -1, -1), all.subList(1, all.size()));
+    }
+
+    /** The union's name of an input's column (matched by position), or the name itself if the input dropped it. */
+    private static String unionName(StructType input, StructType union, String column) {
+        int i = input.indexOf(column);
+        return i >= 0 && i < union.size() ? union.field(i).name() : column;
+    }
+
+    /** This single-input frame with its withWatermark steps moved {@code by} event-time slots on. */
+    private StreamFrame withRecordersShifted(int by) {
+        List<RowOperator> ops = new ArrayList<>(operators.size());
+        for (RowOperator op : operators) {
+            ops.add(op instanceof EventTimeStats.Recorder r ? r.shifted(by) : op);
+        }
+        return new StreamFrame(sluice, source, schema, ops, steps, bounded, stateful, others);
     }
 
     /** This single-input frame cast (where its types differ) and renamed to the union's schema. */
