@@ -65,6 +65,12 @@ public final class StreamFrame {
         }
     }
 
+    /**
+     * The name {@link #as(String)} gave this frame, for qualified columns in a join condition ({@code a.id}), or
+     * null. Set only on the fresh copy {@code as} makes, before anyone sees it; a transformation's frame has none.
+     */
+    private String alias;
+
     StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, boolean bounded) {
         this(sluice, source, source.schema(), List.of(), List.of(), bounded, Stateful.NONE, List.of());
     }
@@ -668,6 +674,60 @@ public final class StreamFrame {
         };
     }
 
+    /**
+     * This frame under a name, as Spark's {@code as(alias)}: a join condition names its columns {@code alias.column}
+     * ({@code left.as("a").join(right.as("b"), expr("a.id = b.key"), "left_outer")}). The name is the frame's
+     * own; the frames its transformations make have none.
+     */
+    public StreamFrame as(String alias) {
+        StreamFrame f = new StreamFrame(sluice, source, schema, operators, steps, bounded, stateful, others);
+        f.alias = Objects.requireNonNull(alias, "alias");
+        return f;
+    }
+
+    /** Same as {@link #as(String)}. */
+    public StreamFrame alias(String alias) {
+        return as(alias);
+    }
+
+    String alias() {
+        return alias;
+    }
+
+    /** An inner join on a condition: {@code join(right, condition, "inner")}. */
+    public StreamFrame join(StreamFrame right, Column condition) {
+        return join(right, condition, "inner");
+    }
+
+    /**
+     * A stream-static join on a condition, as Spark's {@code join(right, joinExprs, joinType)}: e.g.
+     * {@code expr("a.id = b.key AND b.valid")}. The condition's equalities between an expression of one side's
+     * columns and one of the other's are the keys each stream row is looked up by (at least one is needed); the
+     * rest of the condition is tested on each matching pair, so an outer join keeps a stream row none passes, with
+     * nulls. Columns are named plainly when only one side has them, or as {@code alias.column} with the aliases of
+     * {@link #as(String)}. The output is every column of the left side then every column of the right side (a semi
+     * or anti join: the stream's); the join types and the static side's reading as
+     * {@link #join(StreamFrame, List, String)}.
+     *
+     * @throws AnalysisException for a refused combination (Spark's messages), a condition without an equality
+     *                           between the sides, an ambiguous or unknown column, or keys that cannot be compared
+     */
+    public StreamFrame join(StreamFrame right, Column condition, String joinType) {
+        Objects.requireNonNull(right, "right");
+        StaticJoin join = StaticJoin.onCondition(this, right, Objects.requireNonNull(condition, "condition").expr(),
+                StaticJoin.normalize(Objects.requireNonNull(joinType, "joinType")));
+        return joined(join, right);
+    }
+
+    private StreamFrame joined(StaticJoin join, StreamFrame right) {
+        StreamFrame stream = isStreaming() ? this : right;
+        if (stream.stateful.op() != null) {
+            throw new AnalysisException("A join after " + stream.stateful.op().operatorName() + " is not supported "
+                    + "by Sluice yet: join before the stateful operator", -1);
+        }
+        return stream.with(join, join.schema(), new QueryReads.Step.Opaque(stream.schema.size()));
+    }
+
     /** An inner join on one USING column: {@code join(right, List.of(usingColumn), "inner")}. */
     public StreamFrame join(StreamFrame right, String usingColumn) {
         return join(right, List.of(usingColumn), "inner");
@@ -698,12 +758,7 @@ public final class StreamFrame {
         Objects.requireNonNull(right, "right");
         StaticJoin join = StaticJoin.of(this, right, List.copyOf(usingColumns),
                 StaticJoin.normalize(Objects.requireNonNull(joinType, "joinType")));
-        StreamFrame stream = isStreaming() ? this : right;
-        if (stream.stateful.op() != null) {
-            throw new AnalysisException("A join after " + stream.stateful.op().operatorName() + " is not supported "
-                    + "by Sluice yet: join before the stateful operator", -1);
-        }
-        return stream.with(join, join.schema(), new QueryReads.Step.Opaque(stream.schema.size()));
+        return joined(join, right);
     }
 
     /**
