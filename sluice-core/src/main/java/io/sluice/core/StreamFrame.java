@@ -57,12 +57,30 @@ public final class StreamFrame {
      * {@link #operators} where it sits (the operators before it run on the reader threads, those after it on the
      * rows it emits); {@code inputWidth} is the width of its input, for column pruning.
      */
-    record Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth) {
+    record Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth, List<Upstream> upstream) {
         static final Stateful NONE = new Stateful(List.of(), null, -1, -1);
 
         Stateful {
             watermarks = List.copyOf(watermarks);
+            upstream = List.copyOf(upstream);
         }
+
+        Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth) {
+            this(watermarks, op, at, inputWidth, List.of());
+        }
+
+        /** Where the first stateful operator sits: the steps before it run on the reader threads. */
+        int firstAt() {
+            return upstream.isEmpty() ? at : upstream.get(0).at();
+        }
+    }
+
+    /**
+     * A stateful operator chained before {@link Stateful#op} (a deduplication before an aggregation, say), in plan
+     * order, with its position in {@link #operators}; {@code then} (or null) chains the operators from there to the
+     * next stateful operator, which run on the rows it emits.
+     */
+    record Upstream(StatefulOp op, int at, RowOperator then) {
     }
 
     /**
@@ -506,15 +524,27 @@ public final class StreamFrame {
             throw new UnsupportedOperationException(what + " is not supported on a one-off read (Sluice.read()) yet: "
                     + "use countBy(...), or run it as a stream");
         }
-        if (stateful.op() != null) {
-            throw new AnalysisException(what + " after " + stateful.op().operatorName() + ": Sluice runs one stateful "
-                    + "operator per query yet (Spark chains them in append mode)", -1);
+        if (stateful.op() != null && !(stateful.op() instanceof Deduplication)) {
+            throw new AnalysisException(what + " after " + stateful.op().operatorName() + " is not supported by "
+                    + "Sluice yet: Sluice chains stateful operators after dropDuplicates only (dropDuplicates then "
+                    + "groupBy, or dropDuplicates twice)", -1);
         }
     }
 
+    /**
+     * This frame followed by a stateful operator; after another one (a deduplication) the two chain, each with its
+     * own state, as Spark chains stateful operators.
+     */
     private StreamFrame withStateful(StatefulOp op) {
+        if (stateful.op() == null) {
+            return new StreamFrame(sluice, source, op.outputSchema(), operators, steps, bounded,
+                    new Stateful(stateful.watermarks(), op, operators.size(), schema.size()), others);
+        }
+        List<Upstream> upstream = new ArrayList<>(stateful.upstream());
+        upstream.add(new Upstream(stateful.op(), stateful.at(),
+                RowOperator.chain(operators.subList(stateful.at(), operators.size()))));
         return new StreamFrame(sluice, source, op.outputSchema(), operators, steps, bounded,
-                new Stateful(stateful.watermarks(), op, operators.size(), schema.size()), others);
+                new Stateful(stateful.watermarks(), op, operators.size(), stateful.inputWidth(), upstream), others);
     }
 
     // ---------------------------------------------------------------------------------------------------------
