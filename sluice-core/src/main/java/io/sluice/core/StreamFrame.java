@@ -57,16 +57,22 @@ public final class StreamFrame {
      * {@link #operators} where it sits (the operators before it run on the reader threads, those after it on the
      * rows it emits); {@code inputWidth} is the width of its input, for column pruning.
      */
-    record Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth, List<Upstream> upstream) {
+    record Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth, List<Upstream> upstream,
+                    List<String> windowColumns) {
         static final Stateful NONE = new Stateful(List.of(), null, -1, -1);
 
         Stateful {
             watermarks = List.copyOf(watermarks);
             upstream = List.copyOf(upstream);
+            windowColumns = List.copyOf(windowColumns);
         }
 
         Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth) {
-            this(watermarks, op, at, inputWidth, List.of());
+            this(watermarks, op, at, inputWidth, List.of(), List.of());
+        }
+
+        Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth, List<Upstream> upstream) {
+            this(watermarks, op, at, inputWidth, upstream, List.of());
         }
 
         /** Where the first stateful operator sits: the steps before it run on the reader threads. */
@@ -404,7 +410,7 @@ public final class StreamFrame {
             more.add(other.with(recorder, schema, QueryReads.Step.identity(schema.size())));
         }
         return new StreamFrame(sluice, source, schema, ops, st, bounded,
-                new Stateful(marks, null, -1, -1), more);
+                new Stateful(marks, null, -1, -1, List.of(), stateful.windowColumns()), more);
     }
 
     private int indexOf(String name) {
@@ -451,12 +457,62 @@ public final class StreamFrame {
     }
 
     /**
+     * A select list with {@code window(time, length[, slide[, start]])} at {@code at}, as Spark's TimeWindowing: the
+     * column is the struct of each window holding the row's time (a sliding window gives a row per window); a row
+     * whose time is null is dropped. Of a watermarked column, the window column carries its watermark, so that an
+     * aggregation grouped by it closes a group when the watermark passes the window's end.
+     */
+    private StreamFrame projectWindow(List<Expr> items, int at) {
+        Expr item = items.get(at);
+        String name = item instanceof Expr.Alias a ? a.name() : "window";
+        Expr.Call call = (Expr.Call) AggregateExprs.unaliased(item);
+        Aggregation.Window window = Aggregation.window(call, at);
+        List<Expr> pre = new ArrayList<>(items);
+        pre.set(at, new Expr.Alias(call.args().get(0), name, null));
+        StreamFrame projected = project(pre);
+        StructField time = projected.schema.field(at);
+        if (!time.dataType().equals(io.sluice.api.types.DataType.timestampType())) {
+            throw new AnalysisException("The first argument of window must be a timestamp column, not "
+                    + time.dataType().sql(), -1);
+        }
+        List<StructField> fields = new ArrayList<>(projected.schema.fields());
+        fields.set(at, new StructField(name, Aggregation.WINDOW_TYPE, true));
+        StructType out = new StructType(fields);
+        StreamFrame f = projected.with(new WindowAssign(at, window, out), out,
+                QueryReads.Step.identity(projected.schema.size()));
+        Expr t = call.args().get(0);
+        if (t instanceof Expr.ColumnRef c && c.parts().size() == 1
+                && watermarkColumns().contains(c.parts().get(0).toLowerCase(Locale.ROOT))) {
+            List<String> windows = new ArrayList<>(f.stateful.windowColumns());
+            windows.add(name.toLowerCase(Locale.ROOT));
+            Stateful st = f.stateful;
+            f = new StreamFrame(f.sluice, f.source, f.schema, f.operators, f.steps, f.bounded,
+                    new Stateful(st.watermarks(), st.op(), st.at(), st.inputWidth(), st.upstream(), windows), f.others);
+        }
+        return f;
+    }
+
+    /**
      * A select list holding aggregates is a global aggregation, as in Spark ({@code selectExpr("count(*)")}): every
      * item must then be an aggregate or an expression over aggregates and constants.
      */
     private StreamFrame projectOrAggregate(List<Expr> items) {
         if (items.stream().noneMatch(AggregateExprs::contains)) {
-            return project(items);
+            int window = -1;
+            for (int i = 0; i < items.size(); i++) {
+                Expr e = AggregateExprs.unaliased(items.get(i));
+                if (e instanceof Expr.Call c && c.name().equalsIgnoreCase("window")) {
+                    if (window >= 0) {
+                        throw new AnalysisException("Multiple time/session window expressions would result in a "
+                                + "cartesian product of rows, therefore they are currently not supported.", -1);
+                    }
+                    window = i;
+                } else if (e instanceof Expr.Call c && c.name().equalsIgnoreCase("session_window")) {
+                    throw new AnalysisException("session_window(...) is a grouping key in Sluice: use it in groupBy "
+                            + "or GROUP BY, not in a select list", -1);
+                }
+            }
+            return window < 0 ? project(items) : projectWindow(items, window);
         }
         for (Expr item : items) {
             if (!AggregateExprs.contains(item) && !(AggregateExprs.unaliased(item) instanceof Expr.Literal)) {
@@ -516,6 +572,7 @@ public final class StreamFrame {
         for (Watermark w : stateful.watermarks()) {
             out.add(w.column().toLowerCase(Locale.ROOT));
         }
+        out.addAll(stateful.windowColumns());
         return out;
     }
 
@@ -538,13 +595,15 @@ public final class StreamFrame {
     private StreamFrame withStateful(StatefulOp op) {
         if (stateful.op() == null) {
             return new StreamFrame(sluice, source, op.outputSchema(), operators, steps, bounded,
-                    new Stateful(stateful.watermarks(), op, operators.size(), schema.size()), others);
+                    new Stateful(stateful.watermarks(), op, operators.size(), schema.size(), List.of(),
+                            stateful.windowColumns()), others);
         }
         List<Upstream> upstream = new ArrayList<>(stateful.upstream());
         upstream.add(new Upstream(stateful.op(), stateful.at(),
                 RowOperator.chain(operators.subList(stateful.at(), operators.size()))));
         return new StreamFrame(sluice, source, op.outputSchema(), operators, steps, bounded,
-                new Stateful(stateful.watermarks(), op, operators.size(), stateful.inputWidth(), upstream), others);
+                new Stateful(stateful.watermarks(), op, operators.size(), stateful.inputWidth(), upstream,
+                        stateful.windowColumns()), others);
     }
 
     // ---------------------------------------------------------------------------------------------------------

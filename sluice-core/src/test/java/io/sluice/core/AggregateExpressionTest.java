@@ -18,6 +18,7 @@ import static io.sluice.core.Functions.col;
 import static io.sluice.core.Functions.count;
 import static io.sluice.core.Functions.expr;
 import static io.sluice.core.Functions.max;
+import static io.sluice.core.Functions.window;
 import static io.sluice.core.StatefulQueryTest.sorted;
 import static io.sluice.core.StatefulQueryTest.t;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -153,5 +154,40 @@ class AggregateExpressionTest {
         add(q, ev("a", 3, 5), ev("b", 1, 1), ev("c", 9, 2));
         q.stop();
         assertThat(MemorySink.rows(table)).containsExactly(Row.of(2L, t(3)));
+    }
+
+    @Test
+    void aWindowInSelectOfAWatermarkedColumnCarriesTheWatermarkToAGroupByOfIt() throws Exception {
+        StreamFrame f = stream().select(window(col("ts"), "10 seconds"), col("v"))
+                .groupBy("window").agg(expr("sum(v) AS total"));
+        assertThat(f.schema().simpleString())
+                .isEqualTo("struct<window:struct<start:timestamp,end:timestamp>,total:bigint>");
+        StreamingQuery q = start(f, "append");       // append needs the watermarked key: the window column is one
+        add(q, ev("a", 3, 5), ev("b", 7, 9), ev("c", 14, 1));
+        add(q, ev("d", 25, 2));
+        add(q, ev("late", 2, 100));                  // behind the watermark (15 s): dropped
+        q.stop();
+        List<Row> emitted = batches().values().stream().flatMap(List::stream).toList();
+        assertThat(emitted).containsExactly(Row.of(Row.of(t(0), t(10)), 14L));
+        assertThat(batches().get(3L)).containsExactly(Row.of(Row.of(t(0), t(10)), 14L));
+    }
+
+    @Test
+    void aSlidingWindowInSelectExprGivesARowPerWindowAndDropsNullTimes() throws Exception {
+        StreamFrame f = sluice.readStream().format("memory").option("name", input.name()).load()
+                .selectExpr("id", "window(ts, '10 seconds', '5 seconds') AS w");
+        assertThat(f.schema().simpleString()).isEqualTo("struct<id:string,w:struct<start:timestamp,end:timestamp>>");
+        StreamingQuery q = start(f, "append");
+        add(q, ev("a", 7, 1), Row.of("none", null, 2L));
+        q.stop();
+        assertThat(batches().get(0L)).containsExactly(Row.of("a", Row.of(t(0), t(10))), Row.of("a", Row.of(t(5), t(15))));
+    }
+
+    @Test
+    void twoWindowsInASelectListAreRefusedAsSparkRefusesThem() {
+        assertThatThrownBy(() -> stream().selectExpr("window(ts, '10 seconds')", "window(ts, '5 seconds') AS w"))
+                .isInstanceOf(AnalysisException.class)
+                .hasMessage("Multiple time/session window expressions would result in a cartesian product of rows, "
+                        + "therefore they are currently not supported.");
     }
 }
