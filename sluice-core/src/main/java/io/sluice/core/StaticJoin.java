@@ -14,8 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A stream-static equi-join on USING columns, one step of a streaming frame: each row of the stream is looked up
- * in a hash table of the static side's rows, keyed on the join columns (cast to the type both sides compare as).
+ * A stream-static equi-join on USING columns or on a condition's equalities ({@link #onCondition}), one step of a
+ * streaming frame: each row of the stream is looked up in a hash table of the static side's rows, keyed on the join
+ * columns (cast to the type both sides compare as).
  * A key holding a null never matches, as in SQL; a key the static side holds n times gives n rows. The table is
  * read when the join is made ({@link StreamFrame#join}) and again only on {@link #reload()}
  * ({@link StreamFrame#reloadStaticSides()}): Spark re-reads the static side every batch instead.
@@ -44,13 +45,16 @@ final class StaticJoin implements RowOperator {
      * left column then every right column, of this schema; {@code residual} (or null) is what the condition holds
      * beyond its equalities, tested on that row as part of the match.
      */
-    private StructType conditionRow;
-    private Compiler.Condition residual;
+    private final StructType conditionRow;
+    private final Compiler.Condition residual;
     private volatile Map<Row, List<Row>> table;
 
     private StaticJoin(StreamFrame staticSide, Kind kind, boolean streamLeft, Compiler.Projection streamKeys,
                        Compiler.Projection staticKeys, int[] streamKeyColumns, int[] staticKeyColumns,
-                       int[] streamOthers, int[] staticOthers, StructType schema) {
+                       int[] streamOthers, int[] staticOthers, StructType schema, StructType conditionRow,
+                       Compiler.Condition residual) {
+        this.conditionRow = conditionRow;
+        this.residual = residual;
         this.staticSide = staticSide;
         this.kind = kind;
         this.streamLeft = streamLeft;
@@ -131,8 +135,6 @@ final class StaticJoin implements RowOperator {
             case "leftouter", "rightouter" -> Kind.OUTER;
             case "leftsemi" -> Kind.SEMI;
             case "leftanti" -> Kind.ANTI;
-            case "cross" -> throw new AnalysisException("A cross join of a stream with a static frame is not "
-                    + "supported by Sluice: join on a condition with at least one equality", -1);
             default -> Kind.INNER;
         };
     }
@@ -183,7 +185,7 @@ final class StaticJoin implements RowOperator {
             out.addAll(ls ? streamCols : fixedCols);
             out.addAll(ls ? fixedCols : streamCols);
         }
-        StaticJoin join = new StaticJoin(fixed, kind, ls, sp, fp, sk, fk, so, fo, new StructType(out));
+        StaticJoin join = new StaticJoin(fixed, kind, ls, sp, fp, sk, fk, so, fo, new StructType(out), null, null);
         join.reload();
         return join;
     }
@@ -276,9 +278,7 @@ final class StaticJoin implements RowOperator {
         StreamFrame stream = ls ? left : right;
         StreamFrame fixed = ls ? right : left;
         StaticJoin join = new StaticJoin(fixed, kind, ls, ls ? lp : rp, ls ? rp : lp, new int[0], new int[0],
-                range(stream.schema().size()), range(fixed.schema().size()), out);
-        join.conditionRow = combined;
-        join.residual = residual;
+                range(stream.schema().size()), range(fixed.schema().size()), out, combined, residual);
         join.reload();
         return join;
     }
