@@ -40,6 +40,15 @@ class StatefulFlagsTest {
     }
 
     @Test
+    void aSqlGlobalAggregationWithAnExpressionOverAggregatesInCompleteMode() {
+        Cli.Result r = Cli.run(rateArgs("--sink", "memory", "--name", "cli_global", "--output-mode", "complete",
+                "--sql", "SELECT count(*) AS n, max(value) - min(value) AS spread FROM source WHERE value < 8"));
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(MemorySink.rows("cli_global")).containsExactly(io.sluice.api.Row.of(8L, 7L));
+        MemorySink.clear("cli_global");
+    }
+
+    @Test
     void aWindowedCountWithAWatermarkInUpdateMode() {
         Cli.Result r = Cli.run(rateArgs("--sink", "memory", "--name", "cli_windowed", "--source-option",
                 "startTimestamp=0", "--watermark", "timestamp, 5 seconds", "--output-mode", "update", "--sql",

@@ -157,6 +157,12 @@ final class Aggregation extends StatefulOp {
         }
         Compiler.Projection p = Compiler.projection(input, items, sluice.clock(), sluice.sessionTimeZone(),
                 sluice.providers().functions());
+        // A window column made by select(window(...)) of a watermarked column closes its groups at its end, as
+        // Spark's window attribute carries the time column's watermark.
+        if (eventTimeKey >= 0 && windows[eventTimeKey] == null && eventTimeKey != sessionKey
+                && p.schema().field(keyIndex[eventTimeKey]).dataType().equals(WINDOW_TYPE)) {
+            eventTimeIsWindow = true;
+        }
         List<StructField> fields = new ArrayList<>();
         if (sessionKey >= 0 && keys.size() == 1) {
             throw new AnalysisException("Global aggregation with session window in streaming query is not supported.",
@@ -274,7 +280,7 @@ final class Aggregation extends StatefulOp {
                 + "\"" + arg.sql() + "\".", -1);
     }
 
-    private static Window window(Expr.Call c, int timeIndex) {
+    static Window window(Expr.Call c, int timeIndex) {
         List<Expr> args = c.args();
         if (args.size() < 2 || args.size() > 4) {
             throw new AnalysisException("window takes 2 to 4 arguments (timeColumn, windowDuration[, slideDuration[, "

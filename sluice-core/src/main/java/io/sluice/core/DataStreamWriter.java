@@ -185,9 +185,14 @@ public final class DataStreamWriter {
             throw new AnalysisException("Invalid streaming output mode: complete. This output mode is not supported "
                     + "for no streaming aggregations on streaming DataFrames/DataSets.", -1);
         }
-        if (op instanceof Deduplication d && d.lacksWatermark()) {
-            throw new AnalysisException("dropDuplicatesWithinWatermark is not supported on streaming "
-                    + "DataFrames/DataSets without watermark", -1);
+        List<StatefulOp> chain = new ArrayList<>();
+        st.upstream().forEach(u -> chain.add(u.op()));
+        chain.add(op);
+        for (StatefulOp o : chain) {
+            if (o instanceof Deduplication d && d.lacksWatermark()) {
+                throw new AnalysisException("dropDuplicatesWithinWatermark is not supported on streaming "
+                        + "DataFrames/DataSets without watermark", -1);
+            }
         }
         if (outputMode != StatefulOp.Mode.APPEND && !sink.supportsOutputMode(mode)) {
             throw new AnalysisException("Data source " + sink.shortName() + " does not support "
@@ -236,7 +241,7 @@ public final class DataStreamWriter {
         String name = queryName != null ? queryName : opts.get("queryName").orElse(null);
         StreamFrame.Stateful st = frame.stateful();
         List<RowOperator> ops = frame.operators();
-        int at = st.op() != null ? st.at() : ops.size();
+        int at = st.op() != null ? st.firstAt() : ops.size();
         // One source per input of a union, each with its own steps (the first input's up to the stateful
         // operator; the others carry none after it); the stateful operator and the steps after it run once.
         List<StreamFrame> inputs = frame.inputs();
@@ -248,7 +253,8 @@ public final class DataStreamWriter {
         QuerySpec spec = new QuerySpec(name, inputs.stream().map(StreamFrame::source).toList(), frame.schema(),
                 perSource.get(0), sink, opts, trigger, checkpoint, minBatchesToRetain,
                 inputs.stream().map(StreamFrame::reads).toList(), st, outputMode,
-                RowOperator.chain(ops.subList(at, ops.size())), perSource, storedCheckpoint);
+                RowOperator.chain(ops.subList(st.op() != null ? st.at() : ops.size(), ops.size())), perSource,
+                storedCheckpoint);
         return MicroBatchExecution.start(sluice, spec);
     }
 

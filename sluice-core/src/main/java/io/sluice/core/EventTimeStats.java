@@ -56,7 +56,16 @@ final class EventTimeStats {
      * task's stats slot {@code slot}; passes every row through.
      */
     static RowOperator recorder(int slot, int column) {
-        return row -> {
+        return new Recorder(slot, column);
+    }
+
+    /**
+     * A {@code withWatermark} step; a record so that a union can find it and move it to another slot (each input's
+     * watermarks after the ones of the inputs before it).
+     */
+    record Recorder(int slot, int column) implements RowOperator {
+        @Override
+        public Row apply(Row row) {
             EventTimeStats[] s = CURRENT.get();
             if (s != null && slot < s.length) {
                 Object v = row.get(column);
@@ -65,7 +74,11 @@ final class EventTimeStats {
                 }
             }
             return row;
-        };
+        }
+
+        Recorder shifted(int by) {
+            return new Recorder(slot + by, column);
+        }
     }
 
     static long micros(Object v) {

@@ -600,7 +600,7 @@ final class MicroBatchExecution implements StreamingQuery {
         }
         durations.put("addBatch", millisSince(a0));
         batch.numOutputRows = writer.numOutputRows() >= 0 ? writer.numOutputRows() : rows;
-        batch.stateOperators = List.of(outcome.progress());
+        batch.stateOperators = outcome.progress();
         batch.eventTime = outcome.eventTime();
         commitBatch(batch, durations, outcome.nextWatermarkMs());
         lastWatermarkMs = batch.watermarkMs;

@@ -51,23 +51,22 @@ final class StatefulExecution implements AutoCloseable {
      * more partitions than reader threads, and each costs a file per batch.
      */
     static final int DEFAULT_PARTITIONS = 4;
-    private static final int OPERATOR_ID = 0;
-
-    private final StatefulOp op;
+    /**
+     * The stateful operators in plan order (the reader tasks feed the first; each feeds the next): one for most
+     * queries. Numbered as Spark numbers them, from the last one (the nearest to the sink) as operator 0.
+     */
+    private final List<Stage> stages;
     private final List<StreamFrame.Watermark> watermarks;
     private final StatefulOp.Mode mode;
-    private final RowOperator post;
     private final int partitions;
     private final String providerName;
     private final StateStoreProvider provider;
     private final boolean maxPolicy;
     private final boolean noDataBatches;
-    private final Path stateDir;
     private final Map<String, String> engineConfig;
     private final int minDeltasForSnapshot;
     private final int minBatchesToRetain;
     private final ExecutorService pool;
-    private final StatePartition[] stores;
     /** Per watermark, its current value (ms); the global one is their min or max. */
     private final long[] operatorWatermarks;
 
@@ -78,10 +77,8 @@ final class StatefulExecution implements AutoCloseable {
     StatefulExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Path checkpoint, Map<String, String> loggedConf,
                       long restoredWatermarkMs, int minBatchesToRetain) {
         StreamFrame.Stateful st = spec.stateful();
-        this.op = st.op();
         this.watermarks = st.watermarks();
         this.mode = spec.outputMode();
-        this.post = spec.postOperator();
         this.engineConfig = sluice.config();
         this.pool = sluice.readers();
         String parts = pinned(sluice, loggedConf, SHUFFLE_PARTITIONS, Integer.toString(DEFAULT_PARTITIONS));
@@ -106,11 +103,27 @@ final class StatefulExecution implements AutoCloseable {
         this.noDataBatches = !sluice.config(NO_DATA_BATCHES).orElse("true").trim().equalsIgnoreCase("false");
         this.minDeltasForSnapshot = intConfig(sluice, StateStoreProvider.MIN_DELTAS_FOR_SNAPSHOT_KEY, 10);
         this.minBatchesToRetain = minBatchesToRetain;
-        this.stateDir = checkpoint.resolve("state").resolve(Integer.toString(OPERATOR_ID));
-        this.stores = new StatePartition[partitions];
+        int n = st.upstream().size() + 1;
+        List<Stage> chain = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            boolean last = i == n - 1;
+            StatefulOp o = last ? st.op() : st.upstream().get(i).op();
+            RowOperator then = last ? spec.postOperator() : st.upstream().get(i).then();
+            int id = n - 1 - i;
+            chain.add(new Stage(o, id, checkpoint.resolve("state").resolve(Integer.toString(id)), then,
+                    new StatePartition[partitions]));
+        }
+        this.stages = List.copyOf(chain);
         this.operatorWatermarks = new long[watermarks.size()];
         java.util.Arrays.fill(operatorWatermarks, restoredWatermarkMs);
-        checkMetadata(!sluice.config(SCHEMA_CHECK).orElse("true").trim().equalsIgnoreCase("false"));
+        checkMetadata(checkpoint, !sluice.config(SCHEMA_CHECK).orElse("true").trim().equalsIgnoreCase("false"));
+    }
+
+    /**
+     * One stateful operator of the query: its Spark operator id, its {@code state/<id>} folder, its stores, and
+     * the steps that run on the rows it emits ({@code then}: before the next operator, or before the sink).
+     */
+    private record Stage(StatefulOp op, int id, Path dir, RowOperator then, StatePartition[] stores) {
     }
 
     private static int intConfig(Sluice sluice, String key, int dflt) {
@@ -156,22 +169,44 @@ final class StatefulExecution implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------ metadata
 
-    private void checkMetadata(boolean checkSchema) {
-        Path meta = stateDir.resolve("_metadata").resolve("metadata");
-        Path schema = stateDir.resolve("_metadata").resolve("schema");
-        if (!Files.exists(meta)) {
+    private void checkMetadata(Path checkpoint, boolean checkSchema) {
+        // The operators the checkpoint names, by id; a query with fewer operators than it has is refused too.
+        TreeMap<Integer, String> held = new TreeMap<>();
+        for (int id = 0; ; id++) {
+            Path meta = checkpoint.resolve("state").resolve(Integer.toString(id)).resolve("_metadata")
+                    .resolve("metadata");
+            if (!Files.exists(meta)) {
+                if (id >= stages.size()) {
+                    break;
+                }
+                continue;
+            }
+            Matcher m = Pattern.compile("\"operatorName\"\\s*:\\s*\"([^\"]*)\"").matcher(read(meta));
+            if (!m.find()) {
+                throw CorruptCheckpointException.badFile(meta, "it names no operatorName", "Restore the file from a "
+                        + "copy of the checkpoint, or start the query again on a new checkpointLocation.", null);
+            }
+            held.put(id, m.group(1));
+        }
+        TreeMap<Integer, String> current = new TreeMap<>();
+        for (Stage st : stages) {
+            current.put(st.id(), st.op().operatorName());
+        }
+        for (Map.Entry<Integer, String> e : held.entrySet()) {
+            // An operator whose metadata a crash kept from being written is written by the next batch.
+            if (!e.getValue().equals(current.get(e.getKey()))) {
+                throw operatorMismatch(held, current);
+            }
+        }
+        if (!checkSchema) {
             return;
         }
-        String text = read(meta);
-        Matcher m = Pattern.compile("\"operatorName\"\\s*:\\s*\"([^\"]*)\"").matcher(text);
-        if (!m.find()) {
-            throw CorruptCheckpointException.badFile(meta, "it names no operatorName", "Restore the file from a "
-                    + "copy of the checkpoint, or start the query again on a new checkpointLocation.", null);
-        }
-        if (!m.group(1).equals(op.operatorName())) {
-            throw operatorMismatch(m.group(1), op.operatorName());
-        }
-        if (checkSchema && Files.exists(schema)) {
+        for (Stage st : stages) {
+            Path schema = st.dir().resolve("_metadata").resolve("schema");
+            if (!Files.exists(schema)) {
+                continue;
+            }
+            StatefulOp op = st.op();
             String s = read(schema);
             String key = field(s, "keySchema");
             String value = field(s, "valueSchema");
@@ -195,11 +230,22 @@ final class StatefulExecution implements AutoCloseable {
 
     /** Spark's STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA; {@code current} null for no operator. */
     static IllegalStateException operatorMismatch(String inMetadata, String current) {
+        return operatorMismatch(new TreeMap<>(Map.of(0, inMetadata)),
+                current == null ? new TreeMap<>() : new TreeMap<>(Map.of(0, current)));
+    }
+
+    private static IllegalStateException operatorMismatch(TreeMap<Integer, String> inMetadata,
+                                                          TreeMap<Integer, String> current) {
         return new IllegalStateException("Streaming stateful operator name does not match with the operator in state "
                 + "metadata. This likely to happen when user adds/removes/changes stateful operator of existing "
-                + "streaming query. Stateful operators in the metadata: [(OperatorId: 0 -> OperatorName: "
-                + inMetadata + ")]; Stateful operators in current batch: ["
-                + (current == null ? "" : "(OperatorId: 0 -> OperatorName: " + current + ")") + "].");
+                + "streaming query. Stateful operators in the metadata: [" + operators(inMetadata) + "]; Stateful "
+                + "operators in current batch: [" + operators(current) + "].");
+    }
+
+    private static String operators(TreeMap<Integer, String> ops) {
+        List<String> out = new ArrayList<>();
+        ops.forEach((id, name) -> out.add("(OperatorId: " + id + " -> OperatorName: " + name + ")"));
+        return String.join(", ", out);
     }
 
     /** For a stateless query on a checkpoint that holds an operator's state: the operator it names, if any. */
@@ -232,8 +278,9 @@ final class StatefulExecution implements AutoCloseable {
         }
     }
 
-    private void writeMetadata() throws IOException {
-        Path dir = stateDir.resolve("_metadata");
+    private void writeMetadata(Stage stage) throws IOException {
+        StatefulOp op = stage.op();
+        Path dir = stage.dir().resolve("_metadata");
         Path meta = dir.resolve("metadata");
         if (Files.exists(meta)) {
             return;
@@ -241,7 +288,7 @@ final class StatefulExecution implements AutoCloseable {
         DurableFiles.createDirectories(dir);
         DurableFiles.replace(dir.resolve("schema"), ("v1\n{\"keySchema\":" + Json.quote(op.keySchema())
                 + ",\"valueSchema\":" + Json.quote(op.valueSchema()) + "}").getBytes(StandardCharsets.UTF_8));
-        DurableFiles.replace(meta, ("v1\n{\"operatorInfo\":{\"operatorId\":" + OPERATOR_ID + ",\"operatorName\":"
+        DurableFiles.replace(meta, ("v1\n{\"operatorInfo\":{\"operatorId\":" + stage.id() + ",\"operatorName\":"
                 + Json.quote(op.operatorName()) + "},\"stateStoreInfo\":[{\"storeName\":\"default\","
                 + "\"numColsPrefixKey\":0,\"numPartitions\":" + partitions + "}]}").getBytes(StandardCharsets.UTF_8));
     }
@@ -253,7 +300,7 @@ final class StatefulExecution implements AutoCloseable {
         return new BatchWriter() {
             @Override
             public PartitionWriter partitionWriter(int partitionId) {
-                StatefulOp.Task task = op.newTask(partitions, lateWatermarkMs);
+                StatefulOp.Task task = stages.get(0).op().newTask(partitions, lateWatermarkMs);
                 EventTimeStats[] stats = new EventTimeStats[watermarks.size()];
                 for (int i = 0; i < stats.length; i++) {
                     stats[i] = new EventTimeStats();
@@ -292,8 +339,12 @@ final class StatefulExecution implements AutoCloseable {
     // ------------------------------------------------------------------------------------ the state side
 
     /** What a batch's stateful part produced: the rows per state partition and the figures for progress. */
-    record Outcome(List<List<Row>> rows, StateOperatorProgress progress, Map<String, String> eventTime,
+    record Outcome(List<List<Row>> rows, List<StateOperatorProgress> progress, Map<String, String> eventTime,
                    long nextWatermarkMs) {
+    }
+
+    /** What one operator gave in a batch: its rows per state partition (after its {@code then} steps). */
+    private record StageResult(List<List<Row>> rows, StateOperatorProgress progress) {
     }
 
     /**
@@ -303,8 +354,10 @@ final class StatefulExecution implements AutoCloseable {
      */
     Outcome process(long batchId, List<Object> taskResults, long lateWatermarkMs, long watermarkMs)
             throws Exception {
-        if (batchId == 0 || !Files.exists(stateDir.resolve("_metadata").resolve("metadata"))) {
-            writeMetadata();
+        for (Stage st : stages) {
+            if (batchId == 0 || !Files.exists(st.dir().resolve("_metadata").resolve("metadata"))) {
+                writeMetadata(st);
+            }
         }
         List<StatefulOp.Task> tasks = new ArrayList<>();
         EventTimeStats[] stats = new EventTimeStats[watermarks.size()];
@@ -318,6 +371,45 @@ final class StatefulExecution implements AutoCloseable {
                 stats[i].merge(t.stats()[i]);
             }
         }
+        // Each operator in turn; a later one takes the rows of each state partition of the one before as a task,
+        // as Spark shuffles them by the next operator's keys. Every store commits before the sink sees a row.
+        List<StateOperatorProgress> progress = new ArrayList<>();
+        List<List<Row>> out = null;
+        for (int i = 0; i < stages.size(); i++) {
+            Stage st = stages.get(i);
+            if (i > 0) {
+                tasks = new ArrayList<>();
+                for (List<Row> part : out) {
+                    StatefulOp.Task t = st.op().newTask(partitions, lateWatermarkMs);
+                    for (Row r : part) {
+                        t.add(r);
+                    }
+                    t.finish();
+                    tasks.add(t);
+                }
+            }
+            StageResult r = runStage(st, batchId, tasks, lateWatermarkMs, watermarkMs);
+            out = r.rows();
+            progress.add(0, r.progress()); // Spark lists them from operator 0, the last one
+        }
+        long next = advance(stats, watermarkMs);
+        Map<String, String> eventTime = new LinkedHashMap<>();
+        if (hasWatermark()) {
+            for (EventTimeStats s : stats) {
+                if (s.count > 0) {
+                    eventTime.put("avg", ProgressTime.format((long) (s.sum / s.count)));
+                    eventTime.put("max", ProgressTime.format(s.max));
+                    eventTime.put("min", ProgressTime.format(s.min));
+                    break;
+                }
+            }
+            eventTime.put("watermark", ProgressTime.format(watermarkMs));
+        }
+        return new Outcome(out, List.copyOf(progress), eventTime, next);
+    }
+
+    private StageResult runStage(Stage stage, long batchId, List<StatefulOp.Task> tasks, long lateWatermarkMs,
+                                 long watermarkMs) throws Exception {
         StatefulOp.Counters[] counters = new StatefulOp.Counters[partitions];
         StateStoreMetrics[] metrics = new StateStoreMetrics[partitions];
         List<List<Row>> out = new ArrayList<>(partitions);
@@ -331,7 +423,7 @@ final class StatefulExecution implements AutoCloseable {
             int part = p;
             running.add(CompletableFuture.runAsync(() -> {
                 try {
-                    out.set(part, runPartition(part, batchId, tasks, lateWatermarkMs, watermarkMs, counters[part],
+                    out.set(part, runPartition(stage, part, batchId, tasks, lateWatermarkMs, watermarkMs, counters[part],
                             metrics));
                 } catch (Exception e) {
                     throw new CompletionException(e);
@@ -339,7 +431,7 @@ final class StatefulExecution implements AutoCloseable {
             }, pool));
         }
         try {
-            out.set(0, runPartition(0, batchId, tasks, lateWatermarkMs, watermarkMs, counters[0], metrics));
+            out.set(0, runPartition(stage, 0, batchId, tasks, lateWatermarkMs, watermarkMs, counters[0], metrics));
         } catch (Exception | Error e) {
             failure = e;
         }
@@ -387,39 +479,27 @@ final class StatefulExecution implements AutoCloseable {
             dropped += t.droppedByWatermark;
             duplicates += t.droppedDuplicates;
         }
-        if (op instanceof Deduplication) {
+        if (stage.op() instanceof Deduplication) {
             custom.put("numDroppedDuplicateRows", duplicates);
         }
-        StateOperatorProgress progress = new StateOperatorProgress(op.operatorName(), total, updated,
+        StateOperatorProgress progress = new StateOperatorProgress(stage.op().operatorName(), total, updated,
                 updNs / 1_000_000, removed, remNs / 1_000_000, commitNs / 1_000_000, memory, dropped, partitions,
                 partitions, custom);
-        long next = advance(stats, watermarkMs);
-        Map<String, String> eventTime = new LinkedHashMap<>();
-        if (hasWatermark()) {
-            for (EventTimeStats s : stats) {
-                if (s.count > 0) {
-                    eventTime.put("avg", ProgressTime.format((long) (s.sum / s.count)));
-                    eventTime.put("max", ProgressTime.format(s.max));
-                    eventTime.put("min", ProgressTime.format(s.min));
-                    break;
-                }
-            }
-            eventTime.put("watermark", ProgressTime.format(watermarkMs));
-        }
-        return new Outcome(out, progress, eventTime, next);
+        return new StageResult(out, progress);
     }
 
-    private List<Row> runPartition(int p, long batchId, List<StatefulOp.Task> tasks, long lateWm, long wm,
+    private List<Row> runPartition(Stage stage, int p, long batchId, List<StatefulOp.Task> tasks, long lateWm, long wm,
                                    StatefulOp.Counters counters, StateStoreMetrics[] metrics) throws Exception {
-        StatePartition partition = stores[p];
+        StatePartition partition = stage.stores()[p];
         if (partition == null) {
-            partition = provider.open(new StateStoreId(OPERATOR_ID, p), new StateStoreConf(
-                    stateDir.resolve(Integer.toString(p)), minDeltasForSnapshot, minBatchesToRetain, engineConfig));
-            stores[p] = partition;
+            partition = provider.open(new StateStoreId(stage.id(), p), new StateStoreConf(
+                    stage.dir().resolve(Integer.toString(p)), minDeltasForSnapshot, minBatchesToRetain, engineConfig));
+            stage.stores()[p] = partition;
         }
         StateStore store = partition.load(batchId);
         try {
-            List<Row> rows = op.process(store, tasks, p, lateWm, wm, mode, counters);
+            List<Row> rows = stage.op().process(store, tasks, p, lateWm, wm, mode, counters);
+            RowOperator post = stage.then();
             if (post != null) {
                 List<Row> kept = new ArrayList<>(rows.size());
                 for (Row r : rows) {
@@ -438,7 +518,7 @@ final class StatefulExecution implements AutoCloseable {
                 partition.maintenance();
             } catch (IOException | RuntimeException e) {
                 LOG.warn("State store maintenance of {} failed; the state is committed, the next batch tries again",
-                        stateDir.resolve(Integer.toString(p)), e);
+                        stage.dir().resolve(Integer.toString(p)), e);
             }
             return rows;
         } finally {
@@ -473,8 +553,8 @@ final class StatefulExecution implements AutoCloseable {
      * data when the next watermark passed it and the operator evicts by watermark (never in complete mode).
      */
     boolean wantsNoDataBatch(long nextWatermarkMs, long usedWatermarkMs) {
-        return noDataBatches && mode != StatefulOp.Mode.COMPLETE && op.evictsByWatermark()
-                && nextWatermarkMs > usedWatermarkMs;
+        return noDataBatches && mode != StatefulOp.Mode.COMPLETE
+                && stages.stream().anyMatch(st -> st.op().evictsByWatermark()) && nextWatermarkMs > usedWatermarkMs;
     }
 
     /** Writes the emitted rows into the sink's batch writer, one partition writer per state partition with rows. */
@@ -505,7 +585,7 @@ final class StatefulExecution implements AutoCloseable {
 
     @Override
     public void close() {
-        for (StatePartition p : stores) {
+        for (StatePartition p : stages.stream().flatMap(st -> java.util.Arrays.stream(st.stores())).toList()) {
             if (p != null) {
                 try {
                     p.close();

@@ -14,8 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A stream-static equi-join on USING columns, one step of a streaming frame: each row of the stream is looked up
- * in a hash table of the static side's rows, keyed on the join columns (cast to the type both sides compare as).
+ * A stream-static equi-join on USING columns or on a condition's equalities ({@link #onCondition}), one step of a
+ * streaming frame: each row of the stream is looked up in a hash table of the static side's rows, keyed on the join
+ * columns (cast to the type both sides compare as).
  * A key holding a null never matches, as in SQL; a key the static side holds n times gives n rows. The table is
  * read when the join is made ({@link StreamFrame#join}) and again only on {@link #reload()}
  * ({@link StreamFrame#reloadStaticSides()}): Spark re-reads the static side every batch instead.
@@ -39,11 +40,21 @@ final class StaticJoin implements RowOperator {
     private final int[] streamOthers;
     private final int[] staticOthers;
     private final StructType schema;
+    /**
+     * For a join on a condition ({@code a.id = b.key AND ...}) rather than USING columns: the joined row is every
+     * left column then every right column, of this schema; {@code residual} (or null) is what the condition holds
+     * beyond its equalities, tested on that row as part of the match.
+     */
+    private final StructType conditionRow;
+    private final Compiler.Condition residual;
     private volatile Map<Row, List<Row>> table;
 
     private StaticJoin(StreamFrame staticSide, Kind kind, boolean streamLeft, Compiler.Projection streamKeys,
                        Compiler.Projection staticKeys, int[] streamKeyColumns, int[] staticKeyColumns,
-                       int[] streamOthers, int[] staticOthers, StructType schema) {
+                       int[] streamOthers, int[] staticOthers, StructType schema, StructType conditionRow,
+                       Compiler.Condition residual) {
+        this.conditionRow = conditionRow;
+        this.residual = residual;
         this.staticSide = staticSide;
         this.kind = kind;
         this.streamLeft = streamLeft;
@@ -79,6 +90,16 @@ final class StaticJoin implements RowOperator {
      * {@link #normalize} gives it.
      */
     static StaticJoin of(StreamFrame left, StreamFrame right, List<String> using, String type) {
+        Kind kind = check(left, right, type);
+        if (using.isEmpty()) {
+            throw new AnalysisException("A join needs at least one USING column (a cross join of a stream with a "
+                    + "static frame is not supported by Sluice)", -1);
+        }
+        return usingJoin(left, right, using, kind);
+    }
+
+    /** Spark's UnsupportedOperationChecker rules for a stream-static join, and the kind of join. */
+    private static Kind check(StreamFrame left, StreamFrame right, String type) {
         boolean ls = left.isStreaming();
         boolean rs = right.isStreaming();
         if (ls && rs) {
@@ -110,16 +131,16 @@ final class StaticJoin implements RowOperator {
         if (refused != null) {
             throw new AnalysisException(refused, -1);
         }
-        if (using.isEmpty()) {
-            throw new AnalysisException("A join needs at least one USING column (a cross join of a stream with a "
-                    + "static frame is not supported by Sluice)", -1);
-        }
-        Kind kind = switch (type) {
+        return switch (type) {
             case "leftouter", "rightouter" -> Kind.OUTER;
             case "leftsemi" -> Kind.SEMI;
             case "leftanti" -> Kind.ANTI;
             default -> Kind.INNER;
         };
+    }
+
+    private static StaticJoin usingJoin(StreamFrame left, StreamFrame right, List<String> using, Kind kind) {
+        boolean ls = left.isStreaming();
         StreamFrame stream = ls ? left : right;
         StreamFrame fixed = ls ? right : left;
         StructType ss = stream.schema();
@@ -164,9 +185,186 @@ final class StaticJoin implements RowOperator {
             out.addAll(ls ? streamCols : fixedCols);
             out.addAll(ls ? fixedCols : streamCols);
         }
-        StaticJoin join = new StaticJoin(fixed, kind, ls, sp, fp, sk, fk, so, fo, new StructType(out));
+        StaticJoin join = new StaticJoin(fixed, kind, ls, sp, fp, sk, fk, so, fo, new StructType(out), null, null);
         join.reload();
         return join;
+    }
+
+    /**
+     * A join on a condition, as Spark's {@code join(right, condition, joinType)}: the condition's equalities
+     * between an expression of the stream's columns and one of the static side's are the hash keys (at least one is
+     * needed); the rest of it is tested on each matching pair. Columns are named plainly when one side only has
+     * them, or qualified by the frames' aliases ({@link StreamFrame#as}): {@code a.id = b.key}. Output: every
+     * column of the left side, then every column of the right side (semi and anti joins: the stream's).
+     */
+    static StaticJoin onCondition(StreamFrame left, StreamFrame right, Expr condition, String type) {
+        Kind kind = check(left, right, type);
+        boolean ls = left.isStreaming();
+        StructType lsch = left.schema();
+        StructType rsch = right.schema();
+        List<StructField> all = new ArrayList<>(lsch.fields());
+        all.addAll(rsch.fields());
+        StructType combined = new StructType(all);
+        Expr bound = AggregateExprs.map(condition, e -> e instanceof Expr.ColumnRef c
+                ? qualified(c, left.alias(), lsch, right.alias(), rsch) : null);
+        // The equalities between one side and the other are the keys; everything else is residual.
+        List<Expr> conjuncts = new ArrayList<>();
+        splitAnd(bound, conjuncts);
+        List<Expr> leftKeys = new ArrayList<>();
+        List<Expr> rightKeys = new ArrayList<>();
+        List<Expr> rest = new ArrayList<>();
+        int width = lsch.size();
+        for (Expr c : conjuncts) {
+            if (c instanceof Expr.Binary b && b.op().equals("=")) {
+                int l = sides(b.left(), width);
+                int r = sides(b.right(), width);
+                if (l == 1 && r == 2) {
+                    leftKeys.add(b.left());
+                    rightKeys.add(local(b.right(), width));
+                    continue;
+                } else if (l == 2 && r == 1) {
+                    leftKeys.add(b.right());
+                    rightKeys.add(local(b.left(), width));
+                    continue;
+                }
+            }
+            rest.add(c);
+        }
+        if (leftKeys.isEmpty()) {
+            throw new AnalysisException("A stream-static join needs at least one equality between a column of each "
+                    + "side in its condition (" + Expr.toText(condition) + "): Sluice looks the stream's rows up by "
+                    + "it; a cross or non-equi join is not supported by Sluice", -1);
+        }
+        Sluice sluice = (ls ? left : right).sluice();
+        Compiler.Projection lp = Compiler.projection(lsch, leftKeys, sluice.clock(), sluice.sessionTimeZone(),
+                sluice.providers().functions());
+        Compiler.Projection rp = Compiler.projection(rsch, rightKeys, sluice.clock(), sluice.sessionTimeZone(),
+                sluice.providers().functions());
+        List<Expr> lk = new ArrayList<>();
+        List<Expr> rk = new ArrayList<>();
+        for (int i = 0; i < leftKeys.size(); i++) {
+            DataType lt = lp.schema().field(i).dataType();
+            DataType rt = rp.schema().field(i).dataType();
+            DataType common = Compiler.comparisonType(lt, rt);
+            if (common == null) {
+                throw new AnalysisException("[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve \"("
+                        + lp.schema().field(i).name() + " = " + rp.schema().field(i).name() + ")\" due to data type "
+                        + "mismatch: the left and right operands of the binary operator have incompatible types (\""
+                        + lt.sql() + "\" and \"" + rt.sql() + "\").", -1);
+            }
+            lk.add(lt.equals(common) ? leftKeys.get(i) : new Expr.Cast(leftKeys.get(i), common, null));
+            rk.add(rt.equals(common) ? rightKeys.get(i) : new Expr.Cast(rightKeys.get(i), common, null));
+        }
+        lp = Compiler.projection(lsch, lk, sluice.clock(), sluice.sessionTimeZone(), sluice.providers().functions());
+        rp = Compiler.projection(rsch, rk, sluice.clock(), sluice.sessionTimeZone(), sluice.providers().functions());
+        Compiler.Condition residual = null;
+        if (!rest.isEmpty()) {
+            Expr r = rest.get(0);
+            for (int i = 1; i < rest.size(); i++) {
+                r = new Expr.Binary("AND", r, rest.get(i), null);
+            }
+            residual = Compiler.condition(combined, r, sluice.clock(), sluice.sessionTimeZone(),
+                    sluice.providers().functions());
+        }
+        StructType out;
+        if (kind == Kind.SEMI || kind == Kind.ANTI) {
+            out = (ls ? left : right).schema();
+        } else {
+            List<StructField> fields = new ArrayList<>();
+            fields.addAll(fields(lsch, range(lsch.size()), kind == Kind.OUTER && !ls));
+            fields.addAll(fields(rsch, range(rsch.size()), kind == Kind.OUTER && ls));
+            out = new StructType(fields);
+        }
+        StreamFrame stream = ls ? left : right;
+        StreamFrame fixed = ls ? right : left;
+        StaticJoin join = new StaticJoin(fixed, kind, ls, ls ? lp : rp, ls ? rp : lp, new int[0], new int[0],
+                range(stream.schema().size()), range(fixed.schema().size()), out, combined, residual);
+        join.reload();
+        return join;
+    }
+
+    private static int[] range(int n) {
+        int[] r = new int[n];
+        for (int i = 0; i < n; i++) {
+            r[i] = i;
+        }
+        return r;
+    }
+
+    private static void splitAnd(Expr e, List<Expr> out) {
+        if (e instanceof Expr.Binary b && b.op().equals("AND")) {
+            splitAnd(b.left(), out);
+            splitAnd(b.right(), out);
+        } else {
+            out.add(e);
+        }
+    }
+
+    /** Which sides the expression reads: 0 none, 1 left, 2 right, 3 both. */
+    private static int sides(Expr e, int leftWidth) {
+        int[] s = {0};
+        AggregateExprs.map(e, x -> {
+            if (x instanceof Expr.InputColumn c) {
+                s[0] |= c.index() < leftWidth ? 1 : 2;
+                return x;
+            }
+            return null;
+        });
+        return s[0];
+    }
+
+    /** A right-side expression over the right side's own columns. */
+    private static Expr local(Expr e, int leftWidth) {
+        return AggregateExprs.map(e, x -> x instanceof Expr.InputColumn c
+                ? new Expr.InputColumn(c.index() - leftWidth, c.name()) : null);
+    }
+
+    /**
+     * A column of the join condition as a column of the left-then-right row: {@code alias.name} names a side, a
+     * bare name the one side that has it; further parts are fields of a struct.
+     */
+    private static Expr qualified(Expr.ColumnRef c, String leftAlias, StructType left, String rightAlias,
+                                  StructType right) {
+        List<String> parts = c.parts();
+        int side = 0;
+        int at = 0;
+        if (parts.size() >= 2 && leftAlias != null && parts.get(0).equalsIgnoreCase(leftAlias)) {
+            side = 1;
+            at = 1;
+        } else if (parts.size() >= 2 && rightAlias != null && parts.get(0).equalsIgnoreCase(rightAlias)) {
+            side = 2;
+            at = 1;
+        }
+        String name = parts.get(at);
+        int li = side == 2 ? -1 : left.indexOf(name);
+        int ri = side == 1 ? -1 : right.indexOf(name);
+        if (li >= 0 && ri >= 0) {
+            throw new AnalysisException("[AMBIGUOUS_REFERENCE] Reference `" + name + "` is ambiguous, could be: ["
+                    + qualify(leftAlias, name) + ", " + qualify(rightAlias, name) + "].", -1);
+        }
+        if (li < 0 && ri < 0) {
+            List<String> candidates = new ArrayList<>();
+            for (String f : left.fieldNames()) {
+                candidates.add(qualify(leftAlias, f));
+            }
+            for (String f : right.fieldNames()) {
+                candidates.add(qualify(rightAlias, f));
+            }
+            throw new AnalysisException("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column, variable, or function "
+                    + "parameter with name " + String.join(".", parts.stream().map(p -> "`" + p + "`").toList())
+                    + " cannot be resolved. Did you mean one of the following? [" + String.join(", ", candidates)
+                    + "].", -1);
+        }
+        Expr e = li >= 0 ? new Expr.InputColumn(li, left.field(li).name())
+                : new Expr.InputColumn(left.size() + ri, right.field(ri).name());
+        for (int i = at + 1; i < parts.size(); i++) {
+            e = new Expr.Field(e, parts.get(i), c.origin());
+        }
+        return e;
+    }
+
+    private static String qualify(String alias, String name) {
+        return (alias == null ? "" : "`" + alias + "`.") + "`" + name + "`";
     }
 
     private static int resolve(StructType schema, String column, String side) {
@@ -260,6 +458,15 @@ final class StaticJoin implements RowOperator {
     public void forEach(Row row, RowConsumer out) throws Exception {
         Row k = streamKeys.apply(row);
         List<Row> matches = hasNull(k) ? null : table.get(k);
+        if (matches != null && residual != null) {
+            List<Row> kept = new ArrayList<>(matches.size());
+            for (Row m : matches) {
+                if (residual.test(pair(row, m).attach(conditionRow))) {
+                    kept.add(m);
+                }
+            }
+            matches = kept.isEmpty() ? null : kept;
+        }
         switch (kind) {
             case SEMI -> {
                 if (matches != null) {
@@ -283,7 +490,21 @@ final class StaticJoin implements RowOperator {
         }
     }
 
+    /** Every left column then every right column ({@code fixed} null: the static side's are null). */
+    private Row pair(Row stream, Row fixed) {
+        Object[] v = new Object[streamOthers.length + staticOthers.length];
+        if (streamLeft) {
+            copy(fixed, staticOthers, v, copy(stream, streamOthers, v, 0));
+        } else {
+            copy(stream, streamOthers, v, copy(fixed, staticOthers, v, 0));
+        }
+        return Row.wrap(v);
+    }
+
     private Row joined(Row stream, Row fixed) {
+        if (conditionRow != null) {
+            return pair(stream, fixed).attach(schema);
+        }
         Object[] v = new Object[schema.size()];
         int i = 0;
         // Inner join with the stream on the right: the keys are the left (static) side's, as Spark's USING.

@@ -57,13 +57,43 @@ public final class StreamFrame {
      * {@link #operators} where it sits (the operators before it run on the reader threads, those after it on the
      * rows it emits); {@code inputWidth} is the width of its input, for column pruning.
      */
-    record Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth) {
+    record Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth, List<Upstream> upstream,
+                    List<String> windowColumns) {
         static final Stateful NONE = new Stateful(List.of(), null, -1, -1);
 
         Stateful {
             watermarks = List.copyOf(watermarks);
+            upstream = List.copyOf(upstream);
+            windowColumns = List.copyOf(windowColumns);
+        }
+
+        Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth) {
+            this(watermarks, op, at, inputWidth, List.of(), List.of());
+        }
+
+        Stateful(List<Watermark> watermarks, StatefulOp op, int at, int inputWidth, List<Upstream> upstream) {
+            this(watermarks, op, at, inputWidth, upstream, List.of());
+        }
+
+        /** Where the first stateful operator sits: the steps before it run on the reader threads. */
+        int firstAt() {
+            return upstream.isEmpty() ? at : upstream.get(0).at();
         }
     }
+
+    /**
+     * A stateful operator chained before {@link Stateful#op} (a deduplication before an aggregation, say), in plan
+     * order, with its position in {@link #operators}; {@code then} (or null) chains the operators from there to the
+     * next stateful operator, which run on the rows it emits.
+     */
+    record Upstream(StatefulOp op, int at, RowOperator then) {
+    }
+
+    /**
+     * The name {@link #as(String)} gave this frame, for qualified columns in a join condition ({@code a.id}), or
+     * null. Set only on the fresh copy {@code as} makes, before anyone sees it; a transformation's frame has none.
+     */
+    private String alias;
 
     StreamFrame(Sluice sluice, DataStreamReader.SourceSpec source, boolean bounded) {
         this(sluice, source, source.schema(), List.of(), List.of(), bounded, Stateful.NONE, List.of());
@@ -172,7 +202,7 @@ public final class StreamFrame {
      * @throws AnalysisException for anything that does not resolve
      */
     public StreamFrame select(Column... columns) {
-        return project(Arrays.stream(columns).map(Column::expr).toList());
+        return projectOrAggregate(Arrays.stream(columns).map(Column::expr).toList());
     }
 
     /**
@@ -187,7 +217,7 @@ public final class StreamFrame {
         for (String e : expressions) {
             items.add(SqlParser.parseNamedExpression(e));
         }
-        return project(items);
+        return projectOrAggregate(items);
     }
 
     /**
@@ -380,7 +410,7 @@ public final class StreamFrame {
             more.add(other.with(recorder, schema, QueryReads.Step.identity(schema.size())));
         }
         return new StreamFrame(sluice, source, schema, ops, st, bounded,
-                new Stateful(marks, null, -1, -1), more);
+                new Stateful(marks, null, -1, -1, List.of(), stateful.windowColumns()), more);
     }
 
     private int indexOf(String name) {
@@ -414,8 +444,83 @@ public final class StreamFrame {
     /** The frame of {@link GroupedFrame#agg}. */
     StreamFrame aggregate(List<Expr> keys, List<Expr> aggregates) {
         requireNoStatefulOperator("groupBy");
-        Aggregation op = Aggregation.of(sluice, schema, keys, aggregates, watermarkColumns());
-        return withStateful(op);
+        // Expressions over aggregates (sum(v) * 2): the operator computes the aggregates, a projection the rest.
+        AggregateExprs.Plan plan = AggregateExprs.plan(keys.size(), aggregates);
+        Aggregation op = Aggregation.of(sluice, schema, keys, plan.direct(), watermarkColumns());
+        StreamFrame out = withStateful(op);
+        if (plan.post() == null) {
+            return out;
+        }
+        StructType aggregated = op.outputSchema();
+        return out.project(plan.post(aggregated, keys.size(), e -> Compiler.projection(aggregated, List.of(e),
+                sluice.clock(), sluice.sessionTimeZone(), sluice.providers().functions()).schema().field(0).name()));
+    }
+
+    /**
+     * A select list with {@code window(time, length[, slide[, start]])} at {@code at}, as Spark's TimeWindowing: the
+     * column is the struct of each window holding the row's time (a sliding window gives a row per window); a row
+     * whose time is null is dropped. Of a watermarked column, the window column carries its watermark, so that an
+     * aggregation grouped by it closes a group when the watermark passes the window's end.
+     */
+    private StreamFrame projectWindow(List<Expr> items, int at) {
+        Expr item = items.get(at);
+        String name = item instanceof Expr.Alias a ? a.name() : "window";
+        Expr.Call call = (Expr.Call) AggregateExprs.unaliased(item);
+        Aggregation.Window window = Aggregation.window(call, at);
+        List<Expr> pre = new ArrayList<>(items);
+        pre.set(at, new Expr.Alias(call.args().get(0), name, null));
+        StreamFrame projected = project(pre);
+        StructField time = projected.schema.field(at);
+        if (!time.dataType().equals(io.sluice.api.types.DataType.timestampType())) {
+            throw new AnalysisException("The first argument of window must be a timestamp column, not "
+                    + time.dataType().sql(), -1);
+        }
+        List<StructField> fields = new ArrayList<>(projected.schema.fields());
+        fields.set(at, new StructField(name, Aggregation.WINDOW_TYPE, true));
+        StructType out = new StructType(fields);
+        StreamFrame f = projected.with(new WindowAssign(at, window, out), out,
+                QueryReads.Step.identity(projected.schema.size()));
+        Expr t = call.args().get(0);
+        if (t instanceof Expr.ColumnRef c && c.parts().size() == 1
+                && watermarkColumns().contains(c.parts().get(0).toLowerCase(Locale.ROOT))) {
+            List<String> windows = new ArrayList<>(f.stateful.windowColumns());
+            windows.add(name.toLowerCase(Locale.ROOT));
+            Stateful st = f.stateful;
+            f = new StreamFrame(f.sluice, f.source, f.schema, f.operators, f.steps, f.bounded,
+                    new Stateful(st.watermarks(), st.op(), st.at(), st.inputWidth(), st.upstream(), windows), f.others);
+        }
+        return f;
+    }
+
+    /**
+     * A select list holding aggregates is a global aggregation, as in Spark ({@code selectExpr("count(*)")}): every
+     * item must then be an aggregate or an expression over aggregates and constants.
+     */
+    private StreamFrame projectOrAggregate(List<Expr> items) {
+        if (items.stream().noneMatch(AggregateExprs::contains)) {
+            int window = -1;
+            for (int i = 0; i < items.size(); i++) {
+                Expr e = AggregateExprs.unaliased(items.get(i));
+                if (e instanceof Expr.Call c && c.name().equalsIgnoreCase("window")) {
+                    if (window >= 0) {
+                        throw new AnalysisException("Multiple time/session window expressions would result in a "
+                                + "cartesian product of rows, therefore they are currently not supported.", -1);
+                    }
+                    window = i;
+                } else if (e instanceof Expr.Call c && c.name().equalsIgnoreCase("session_window")) {
+                    throw new AnalysisException("session_window(...) is a grouping key in Sluice: use it in groupBy "
+                            + "or GROUP BY, not in a select list", -1);
+                }
+            }
+            return window < 0 ? project(items) : projectWindow(items, window);
+        }
+        for (Expr item : items) {
+            if (!AggregateExprs.contains(item) && !(AggregateExprs.unaliased(item) instanceof Expr.Literal)) {
+                throw new AnalysisException("[MISSING_GROUP_BY] The query does not include a GROUP BY clause. Add "
+                        + "GROUP BY or turn it into the window functions using OVER clauses.", -1);
+            }
+        }
+        return aggregate(List.of(), items);
     }
 
     /**
@@ -467,6 +572,7 @@ public final class StreamFrame {
         for (Watermark w : stateful.watermarks()) {
             out.add(w.column().toLowerCase(Locale.ROOT));
         }
+        out.addAll(stateful.windowColumns());
         return out;
     }
 
@@ -475,15 +581,29 @@ public final class StreamFrame {
             throw new UnsupportedOperationException(what + " is not supported on a one-off read (Sluice.read()) yet: "
                     + "use countBy(...), or run it as a stream");
         }
-        if (stateful.op() != null) {
-            throw new AnalysisException(what + " after " + stateful.op().operatorName() + ": Sluice runs one stateful "
-                    + "operator per query yet (Spark chains them in append mode)", -1);
+        if (stateful.op() != null && !(stateful.op() instanceof Deduplication)) {
+            throw new AnalysisException(what + " after " + stateful.op().operatorName() + " is not supported by "
+                    + "Sluice yet: Sluice chains stateful operators after dropDuplicates only (dropDuplicates then "
+                    + "groupBy, or dropDuplicates twice)", -1);
         }
     }
 
+    /**
+     * This frame followed by a stateful operator; after another one (a deduplication) the two chain, each with its
+     * own state, as Spark chains stateful operators.
+     */
     private StreamFrame withStateful(StatefulOp op) {
+        if (stateful.op() == null) {
+            return new StreamFrame(sluice, source, op.outputSchema(), operators, steps, bounded,
+                    new Stateful(stateful.watermarks(), op, operators.size(), schema.size(), List.of(),
+                            stateful.windowColumns()), others);
+        }
+        List<Upstream> upstream = new ArrayList<>(stateful.upstream());
+        upstream.add(new Upstream(stateful.op(), stateful.at(),
+                RowOperator.chain(operators.subList(stateful.at(), operators.size()))));
         return new StreamFrame(sluice, source, op.outputSchema(), operators, steps, bounded,
-                new Stateful(stateful.watermarks(), op, operators.size(), schema.size()), others);
+                new Stateful(stateful.watermarks(), op, operators.size(), stateful.inputWidth(), upstream,
+                        stateful.windowColumns()), others);
     }
 
     // ---------------------------------------------------------------------------------------------------------
@@ -537,10 +657,10 @@ public final class StreamFrame {
     }
 
     private StreamFrame unionWith(StreamFrame other) {
-        if (!stateful.equals(Stateful.NONE) || !other.stateful.equals(Stateful.NONE)) {
-            throw new AnalysisException("union of a frame with withWatermark or a stateful operator is not supported "
-                    + "by Sluice yet: union the streams first, then apply withWatermark, groupBy or dropDuplicates "
-                    + "to the union", -1);
+        if (stateful.op() != null || other.stateful.op() != null) {
+            String name = (stateful.op() != null ? stateful.op() : other.stateful.op()).operatorName();
+            throw new AnalysisException("union of a frame with a stateful operator (" + name + ") is not supported "
+                    + "by Sluice yet: union the streams first, then apply groupBy or dropDuplicates to the union", -1);
         }
         if (bounded != other.bounded) {
             throw new AnalysisException("Union between streaming and batch DataFrames/Datasets is not supported", -1);
@@ -570,9 +690,40 @@ public final class StreamFrame {
         for (StreamFrame in : other.inputs()) {
             all.add(in.conformTo(union));
         }
+        // Each input keeps its own withWatermark steps, as in Spark: the other side's move after this side's in the
+        // batch's event-time slots, and the global watermark is their min (or max) across every input.
+        int shift = stateful.watermarks().size();
+        List<Watermark> marks = new ArrayList<>();
+        for (Watermark w : stateful.watermarks()) {
+            marks.add(new Watermark(unionName(schema, union, w.column()), w.delayMs(), w.slot()));
+        }
+        for (Watermark w : other.stateful.watermarks()) {
+            marks.add(new Watermark(unionName(other.schema, union, w.column()), w.delayMs(), w.slot() + shift));
+        }
+        if (shift > 0 && !other.stateful.watermarks().isEmpty()) {
+            int firstOther = all.size() - other.inputs().size();
+            for (int i = firstOther; i < all.size(); i++) {
+                all.set(i, all.get(i).withRecordersShifted(shift));
+            }
+        }
         StreamFrame first = all.get(0);
-        return new StreamFrame(sluice, first.source, union, first.operators, first.steps, bounded, Stateful.NONE,
-                all.subList(1, all.size()));
+        return new StreamFrame(sluice, first.source, union, first.operators, first.steps, bounded,
+                marks.isEmpty() ? Stateful.NONE : new Stateful(marks, null, -1, -1), all.subList(1, all.size()));
+    }
+
+    /** The union's name of an input's column (matched by position), or the name itself if the input dropped it. */
+    private static String unionName(StructType input, StructType union, String column) {
+        int i = input.indexOf(column);
+        return i >= 0 && i < union.size() ? union.field(i).name() : column;
+    }
+
+    /** This single-input frame with its withWatermark steps moved {@code by} event-time slots on. */
+    private StreamFrame withRecordersShifted(int by) {
+        List<RowOperator> ops = new ArrayList<>(operators.size());
+        for (RowOperator op : operators) {
+            ops.add(op instanceof EventTimeStats.Recorder r ? r.shifted(by) : op);
+        }
+        return new StreamFrame(sluice, source, schema, ops, steps, bounded, stateful, others);
     }
 
     /** This single-input frame cast (where its types differ) and renamed to the union's schema. */
@@ -612,6 +763,60 @@ public final class StreamFrame {
         };
     }
 
+    /**
+     * This frame under a name, as Spark's {@code as(alias)}: a join condition names its columns {@code alias.column}
+     * ({@code left.as("a").join(right.as("b"), expr("a.id = b.key"), "left_outer")}). The name is the frame's
+     * own; the frames its transformations make have none.
+     */
+    public StreamFrame as(String alias) {
+        StreamFrame f = new StreamFrame(sluice, source, schema, operators, steps, bounded, stateful, others);
+        f.alias = Objects.requireNonNull(alias, "alias");
+        return f;
+    }
+
+    /** Same as {@link #as(String)}. */
+    public StreamFrame alias(String alias) {
+        return as(alias);
+    }
+
+    String alias() {
+        return alias;
+    }
+
+    /** An inner join on a condition: {@code join(right, condition, "inner")}. */
+    public StreamFrame join(StreamFrame right, Column condition) {
+        return join(right, condition, "inner");
+    }
+
+    /**
+     * A stream-static join on a condition, as Spark's {@code join(right, joinExprs, joinType)}: e.g.
+     * {@code expr("a.id = b.key AND b.valid")}. The condition's equalities between an expression of one side's
+     * columns and one of the other's are the keys each stream row is looked up by (at least one is needed); the
+     * rest of the condition is tested on each matching pair, so an outer join keeps a stream row none passes, with
+     * nulls. Columns are named plainly when only one side has them, or as {@code alias.column} with the aliases of
+     * {@link #as(String)}. The output is every column of the left side then every column of the right side (a semi
+     * or anti join: the stream's); the join types and the static side's reading as
+     * {@link #join(StreamFrame, List, String)}.
+     *
+     * @throws AnalysisException for a refused combination (Spark's messages), a condition without an equality
+     *                           between the sides, an ambiguous or unknown column, or keys that cannot be compared
+     */
+    public StreamFrame join(StreamFrame right, Column condition, String joinType) {
+        Objects.requireNonNull(right, "right");
+        StaticJoin join = StaticJoin.onCondition(this, right, Objects.requireNonNull(condition, "condition").expr(),
+                StaticJoin.normalize(Objects.requireNonNull(joinType, "joinType")));
+        return joined(join, right);
+    }
+
+    private StreamFrame joined(StaticJoin join, StreamFrame right) {
+        StreamFrame stream = isStreaming() ? this : right;
+        if (stream.stateful.op() != null) {
+            throw new AnalysisException("A join after " + stream.stateful.op().operatorName() + " is not supported "
+                    + "by Sluice yet: join before the stateful operator", -1);
+        }
+        return stream.with(join, join.schema(), new QueryReads.Step.Opaque(stream.schema.size()));
+    }
+
     /** An inner join on one USING column: {@code join(right, List.of(usingColumn), "inner")}. */
     public StreamFrame join(StreamFrame right, String usingColumn) {
         return join(right, List.of(usingColumn), "inner");
@@ -642,12 +847,7 @@ public final class StreamFrame {
         Objects.requireNonNull(right, "right");
         StaticJoin join = StaticJoin.of(this, right, List.copyOf(usingColumns),
                 StaticJoin.normalize(Objects.requireNonNull(joinType, "joinType")));
-        StreamFrame stream = isStreaming() ? this : right;
-        if (stream.stateful.op() != null) {
-            throw new AnalysisException("A join after " + stream.stateful.op().operatorName() + " is not supported "
-                    + "by Sluice yet: join before the stateful operator", -1);
-        }
-        return stream.with(join, join.schema(), new QueryReads.Step.Opaque(stream.schema.size()));
+        return joined(join, right);
     }
 
     /**
@@ -671,6 +871,10 @@ public final class StreamFrame {
         return joins.size();
     }
 
+    /** The aggregate functions {@link #sql} names in its messages. */
+    private static final List<String> AGGREGATES = List.of("count", "sum", "avg", "mean", "min", "max", "first",
+            "last");
+
     /**
      * A SQL query over this frame, which it names {@code source}: {@code SELECT items FROM source [WHERE condition]
      * [GROUP BY expressions]}, the same as {@code where(condition)} then {@code selectExpr(items)}, or with GROUP BY
@@ -682,10 +886,6 @@ public final class StreamFrame {
      * @throws AnalysisException for another table name than {@code source}, a GROUP BY select list of another
      *                           shape, or anything that does not resolve
      */
-    /** The aggregate functions {@link #sql} recognises as a select item of a GROUP BY query. */
-    private static final List<String> AGGREGATES = List.of("count", "sum", "avg", "mean", "min", "max", "first",
-            "last");
-
     public StreamFrame sql(String query) {
         SqlParser.Select select = SqlParser.parseSelect(query);
         if (!select.table().equalsIgnoreCase("source")) {
@@ -694,7 +894,7 @@ public final class StreamFrame {
         }
         StreamFrame f = select.where() == null ? this : filterExpr(select.where());
         if (select.groupBy().isEmpty()) {
-            return f.project(select.items());
+            return f.projectOrAggregate(select.items());
         }
         // GROUP BY: the aggregate items are the aggregation's; the others must be the grouping expressions, in
         // GROUP BY order (they give the key columns their names); the output keeps the select list's order.
@@ -702,8 +902,7 @@ public final class StreamFrame {
         List<Expr> aggs = new ArrayList<>();
         List<Integer> order = new ArrayList<>();
         for (Expr item : select.items()) {
-            Expr e = item instanceof Expr.Alias a ? a.child() : item;
-            if (e instanceof Expr.Call c && AGGREGATES.contains(c.name().toLowerCase(Locale.ROOT))) {
+            if (AggregateExprs.contains(item)) {
                 order.add(-1 - aggs.size());
                 aggs.add(item);
             } else {

@@ -65,7 +65,14 @@ class StatefulDifferentialTest {
             Files.writeString(f, json);
             Files.setLastModifiedTime(f, FileTime.fromMillis(mtime + i * 1000L));
         }
+        Path names = dir.resolve("static");
+        Files.createDirectories(names);
+        Files.writeString(names.resolve("names.json"), "{\"key\":\"a\",\"name\":\"Ann\"}\n"
+                + "{\"key\":\"b\",\"name\":\"Bob\"}\n{\"key\":\"b\",\"name\":\"Bea\"}\n");
     }
+
+    private static final String SQL = "SELECT window(ts, '10 seconds') AS w, count(*) AS n, max(id) AS m, "
+            + "sum(length(id)) - min(length(id)) AS spread FROM source WHERE id <> 'g' GROUP BY window(ts, '10 seconds')";
 
     @AfterAll
     static void stop() {
@@ -95,6 +102,28 @@ class StatefulDifferentialTest {
                             org.apache.spark.sql.functions.max("id"))
                     .selectExpr("CAST(session_window.start AS STRING)", "CAST(session_window.end AS STRING)",
                             "early", "`count(1)`", "`max(id)`");
+            case "exprAgg" -> in.withWatermark("ts", "10 seconds")
+                    .groupBy(org.apache.spark.sql.functions.expr("window(ts, '10 seconds')"))
+                    .agg(org.apache.spark.sql.functions.expr("count(*) as n"), org.apache.spark.sql.functions.expr("max(ts)"),
+                            org.apache.spark.sql.functions.expr("count(*) * 2 + length(max(id)) AS x"))
+                    .selectExpr("CAST(window.start AS STRING)", "n", "CAST(`max(ts)` AS STRING)", "x");
+            case "sql" -> {
+                in.withWatermark("ts", "10 seconds").createOrReplaceTempView("source");
+                yield spark.sql(SQL).selectExpr("CAST(w.start AS STRING)", "n", "m", "CAST(spread AS STRING)");
+            }
+            case "global" -> in.selectExpr("count(*) AS n", "max(id)", "min(ts) IS NOT NULL AS seen");
+            case "dedupCount" -> in.withWatermark("ts", "10 seconds").dropDuplicates("id", "ts")
+                    .groupBy(org.apache.spark.sql.functions.window(org.apache.spark.sql.functions.col("ts"), "10 seconds")).count()
+                    .selectExpr("CAST(window.start AS STRING)", "count");
+            case "union" -> in.withWatermark("ts", "10 seconds").union(spark.readStream().format("json").schema(SCHEMA)
+                            .option("maxFilesPerTrigger", 2).load(dir.resolve("in").toString())
+                            .withWatermark("ts", "2 seconds"))
+                    .groupBy(org.apache.spark.sql.functions.window(org.apache.spark.sql.functions.col("ts"), "10 seconds")).count()
+                    .selectExpr("CAST(window.start AS STRING)", "count");
+            case "join" -> in.as("e").join(spark.read().format("json").schema("key STRING, name STRING")
+                            .load(dir.resolve("static").toString()).as("s"),
+                            org.apache.spark.sql.functions.expr("e.id = s.key AND s.name <> 'Bea'"), "left_outer")
+                    .selectExpr("id", "CAST(ts AS STRING)", "name");
             default -> in.groupBy("id").count();
         };
         Map<Long, List<String>> out = new ConcurrentHashMap<>();
@@ -133,6 +162,26 @@ class StatefulDifferentialTest {
                     .agg(Functions.count("*"), Functions.max("id"))
                     .selectExpr("CAST(session_window.start AS STRING)", "CAST(session_window.end AS STRING)",
                             "early", "`count(1)`", "`max(id)`");
+            case "exprAgg" -> in.withWatermark("ts", "10 seconds")
+                    .groupBy(Functions.expr("window(ts, '10 seconds')"))
+                    .agg(Functions.expr("count(*) as n"), Functions.expr("max(ts)"),
+                            Functions.expr("count(*) * 2 + length(max(id)) AS x"))
+                    .selectExpr("CAST(window.start AS STRING)", "n", "CAST(`max(ts)` AS STRING)", "x");
+            case "sql" -> in.withWatermark("ts", "10 seconds").sql(SQL)
+                    .selectExpr("CAST(w.start AS STRING)", "n", "m", "CAST(spread AS STRING)");
+            case "global" -> in.selectExpr("count(*) AS n", "max(id)", "min(ts) IS NOT NULL AS seen");
+            case "dedupCount" -> in.withWatermark("ts", "10 seconds").dropDuplicates("id", "ts")
+                    .groupBy(Functions.window(Functions.col("ts"), "10 seconds")).count()
+                    .selectExpr("CAST(window.start AS STRING)", "count");
+            case "union" -> in.withWatermark("ts", "10 seconds").union(sluice.readStream().format("json")
+                            .schema(SCHEMA).option("maxFilesPerTrigger", 2).load(dir.resolve("in").toString())
+                            .withWatermark("ts", "2 seconds"))
+                    .groupBy(Functions.window(Functions.col("ts"), "10 seconds")).count()
+                    .selectExpr("CAST(window.start AS STRING)", "count");
+            case "join" -> in.as("e").join(sluice.read().format("json").schema("key STRING, name STRING")
+                            .load(dir.resolve("static").toString()).as("s"),
+                            Functions.expr("e.id = s.key AND s.name <> 'Bea'"), "left_outer")
+                    .selectExpr("id", "CAST(ts AS STRING)", "name");
             default -> in.groupBy("id").count();
         };
         Map<Long, List<String>> out = new ConcurrentHashMap<>();
@@ -154,7 +203,8 @@ class StatefulDifferentialTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"window append", "window update", "sliding append", "count complete", "count update",
-            "dedup append", "dedupWithin append", "session append", "session complete"})
+            "dedup append", "dedupWithin append", "session append", "session complete", "exprAgg append",
+            "sql append", "global complete", "dedupCount append", "union append", "join append"})
     void sparkAndSluiceEmitTheSameRowsInTheSameBatches(String test) throws Exception {
         String[] t = test.split(" ");
         Path base = dir.resolve(test.replace(' ', '-'));
