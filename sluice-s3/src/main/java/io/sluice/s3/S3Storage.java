@@ -134,8 +134,9 @@ final class S3Storage implements Storage {
         return b.build();
     }
 
-    /** ListObjectsV2 requests sent since this storage was made. */
-    long listRequests() {
+    /** ListObjectsV2 requests sent since this storage was made (one-key status listings included). */
+    @Override
+    public long listRequests() {
         return listRequests.get();
     }
 

@@ -221,7 +221,7 @@ public abstract class FileSourceProvider implements SupportsPushDown {
         FileStorage storage = storageFor(o, options);
         try {
             return new FileStreamSource(format, options, o, context.schema(), formats, storage,
-                    context.metadataPath());
+                    context.metadataPath(), context.clock());
         } catch (RuntimeException e) {
             ObjectFileStorage.closeQuietly(storage);
             throw e;

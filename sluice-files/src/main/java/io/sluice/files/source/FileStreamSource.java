@@ -67,7 +67,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private long plannedEnd = Long.MIN_VALUE;
 
     FileStreamSource(String format, Options options, FileSourceOptions opts, StructType schema, Formats formats,
-                     FileStorage storage, Path metadataPath) {
+                     FileStorage storage, Path metadataPath, io.sluice.api.SluiceClock clock) {
         this.opts = opts;
         this.storage = storage;
         this.source = SourcePath.of(opts, storage);
@@ -82,7 +82,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         }
         this.log = SeenFilesLog.open(metadataPath, opts.effectiveMaxFileAgeMs(), opts.fileNameOnly(), storage);
         this.cleaner = SourceCleaner.of(opts, storage, source, metadataPath);
-        this.discovery = new FileDiscovery(storage, source, log, opts, cleaner != null, description());
+        this.discovery = new FileDiscovery(storage, source, log, opts, cleaner != null, description(),
+                clock);
         // Timestamp folder values are in timeZone (set to the session time zone by the provider when not given).
         this.partitions = new PartitionColumns(source, schema, DateTimeReader.zone(options, ZoneId.systemDefault()));
         this.planner = new FilePlanner(format, options, schema, formats, storage, log, partitions,
@@ -206,6 +207,9 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 opts.latestFirst(), opts.maxCachedFiles(), opts.discardCachedInputRatio()));
         unread = s.cached();
         discovery.manifestBatch(!fromCache, s.taken(), s.rest());
+        if (!fromCache) {
+            discovery.listingAdmitted(s.rest());
+        }
         reduceBacklog(s.taken());
         return s.taken();
     }
@@ -361,6 +365,9 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         m.put("numFilesTaken", Long.toString(takenFiles));
         // An object store's listing work since the previous progress report (one a trigger): prefix listings
         // and keys listed, the cost of "huge directories" (none on the local disk).
+        if (discovery.incremental()) {
+            m.put("numFullListings", Long.toString(discovery.fullListings()));
+        }
         Map<String, Long> listing = storage.listingCounts();
         for (Map.Entry<String, Long> e : listing.entrySet()) {
             m.put(e.getKey(), Long.toString(e.getValue() - lastListing.getOrDefault(e.getKey(), 0L)));
