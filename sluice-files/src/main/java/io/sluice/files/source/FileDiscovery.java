@@ -55,9 +55,15 @@ final class FileDiscovery {
     private String lastListingFrom;
     private long fullListings;
 
+    /** useNotifications: the queue's messages instead of a listing per trigger; null otherwise. */
+    private final NotifiedListing notified;
+
     FileDiscovery(FileStorage storage, SourcePath source, SeenFilesLog log, FileSourceOptions opts,
-                  boolean cleansSource, String description, SluiceClock clock) {
+                  boolean cleansSource, String description, SluiceClock clock,
+                  io.sluice.files.fs.ObjectNotifications notifications) {
         this.clock = clock;
+        this.notified = notifications == null ? null : new NotifiedListing(notifications, storage, source, log,
+                clock, opts.backfillIntervalMs(), description);
         this.incremental = opts.useIncrementalListing() && storage.listsFromKey();
         if (opts.useIncrementalListing() && !incremental) {
             LOG.info("{}: useIncrementalListing changes nothing on the local disk (every listing is full)",
@@ -96,7 +102,9 @@ final class FileDiscovery {
                 List<ListedFile> out = all;
                 java.util.function.Consumer<FileStatus> add = s -> out.add(new ListedFile(s.path(),
                         storage.uri(s.path()), s.size(), s.modificationTime()));
-                if (incremental) {
+                if (notified != null) {
+                    all.addAll(notified.list(this::key, this::specialFile));
+                } else if (incremental) {
                     listIncrementally(add);
                 } else {
                     source.list(storage, add, this::specialFile);
@@ -182,6 +190,36 @@ final class FileDiscovery {
         }
         return Integer.compare(a.length() - i, b.length() - j);
     };
+
+    /** Files just logged as log offset {@code id}. */
+    void logged(long id, List<ListedFile> files) {
+        if (notified != null) {
+            notified.logged(id, files);
+        }
+    }
+
+    /** Log offsets up to {@code to} committed. */
+    void committed(long to) {
+        if (notified != null) {
+            notified.committed(to);
+        }
+    }
+
+    /** The listing mode's metrics: full listings and, with notifications, messages. */
+    void metrics(Map<String, String> m) {
+        if (notified != null) {
+            notified.metrics(m);
+        } else if (incremental) {
+            m.put("numFullListings", Long.toString(fullListings));
+        }
+    }
+
+    /** Closes the notifications' queue client, if any. */
+    void close() {
+        if (notified != null) {
+            notified.close();
+        }
+    }
 
     /** Full listings of the incremental mode this run (metric numFullListings). */
     long fullListings() {

@@ -152,7 +152,20 @@ record FileSourceOptions(
                     + "useNotifications=true reads S3 event notifications from an SQS queue; give its URL, such as "
                     + "https://sqs.us-east-1.amazonaws.com/123456789012/landing-events", true);
         }
-        if (notifications && incremental) {
+        queueUrl.filter(q -> !q.isEmpty()).ifPresent(q -> {
+            java.net.URI u;
+            try {
+                u = new java.net.URI(q);
+            } catch (java.net.URISyntaxException e) {
+                u = null;
+            }
+            if (u == null || u.getHost() == null || u.getScheme() == null
+                    || !(u.getScheme().equalsIgnoreCase("https") || u.getScheme().equalsIgnoreCase("http"))) {
+                throw new InvalidOptionException(QUEUE_URL, q, "an SQS queue URL such as "
+                        + "https://sqs.us-east-1.amazonaws.com/123456789012/landing-events");
+            }
+        });
+                if (notifications && incremental) {
             throw new InvalidOptionException(USE_INCREMENTAL_LISTING, "true", "Options 'useIncrementalListing' "
                     + "and 'useNotifications' can't be both true: with notifications the source lists only at start "
                     + "and every backfillInterval; set one of them", true);

@@ -67,7 +67,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private long plannedEnd = Long.MIN_VALUE;
 
     FileStreamSource(String format, Options options, FileSourceOptions opts, StructType schema, Formats formats,
-                     FileStorage storage, Path metadataPath, io.sluice.api.SluiceClock clock) {
+                     FileStorage storage, Path metadataPath, io.sluice.api.SluiceClock clock,
+                     io.sluice.files.fs.ObjectNotifications notifications) {
         this.opts = opts;
         this.storage = storage;
         this.source = SourcePath.of(opts, storage);
@@ -83,7 +84,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         this.log = SeenFilesLog.open(metadataPath, opts.effectiveMaxFileAgeMs(), opts.fileNameOnly(), storage);
         this.cleaner = SourceCleaner.of(opts, storage, source, metadataPath);
         this.discovery = new FileDiscovery(storage, source, log, opts, cleaner != null, description(),
-                clock);
+                clock, notifications);
         // Timestamp folder values are in timeZone (set to the session time zone by the provider when not given).
         this.partitions = new PartitionColumns(source, schema, DateTimeReader.zone(options, ZoneId.systemDefault()));
         this.planner = new FilePlanner(format, options, schema, formats, storage, log, partitions,
@@ -172,6 +173,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             }
             long id = log.append(files);
             planner.logged(id, selected);
+            discovery.logged(id, selected);
             LOG.info("Log offset set to {} with {} new files", id, selected.size());
         }
         long now = log.current();
@@ -347,6 +349,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         planner.committed(to);
         long releasable = cleaner == null ? to : cleaner.cleanCommitted(log, to, plannedStart, plannedEnd);
         log.committed(to, releasable);
+        discovery.committed(to);
     }
 
     /** {@link FileStorage#listingCounts()} at the previous progress report. */
@@ -365,9 +368,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         m.put("numFilesTaken", Long.toString(takenFiles));
         // An object store's listing work since the previous progress report (one a trigger): prefix listings
         // and keys listed, the cost of "huge directories" (none on the local disk).
-        if (discovery.incremental()) {
-            m.put("numFullListings", Long.toString(discovery.fullListings()));
-        }
+        discovery.metrics(m);
         Map<String, Long> listing = storage.listingCounts();
         for (Map.Entry<String, Long> e : listing.entrySet()) {
             m.put(e.getKey(), Long.toString(e.getValue() - lastListing.getOrDefault(e.getKey(), 0L)));
@@ -386,6 +387,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     public void stop() {
         unread = null;
         availableNow = null;
+        discovery.close();
         io.sluice.files.fs.ObjectFileStorage.closeQuietly(storage); // an object store's client and connections
     }
 
