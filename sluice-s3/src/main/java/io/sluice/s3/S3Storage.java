@@ -99,24 +99,8 @@ final class S3Storage implements Storage {
     }
 
     private static S3Client client(S3Settings s) {
-        AwsCredentialsProvider credentials;
-        if (s.accessKey().isPresent() && s.secretKey().isPresent()) {
-            credentials = StaticCredentialsProvider.create(s.sessionToken().isPresent()
-                    ? AwsSessionCredentials.create(s.accessKey().get(), s.secretKey().get(), s.sessionToken().get())
-                    : AwsBasicCredentials.create(s.accessKey().get(), s.secretKey().get()));
-        } else {
-            credentials = DefaultCredentialsProvider.builder().build();
-        }
-        Region region = Region.of(s.region().orElseGet(() -> {
-            if (s.endpoint().isPresent()) {
-                return "us-east-1"; // a custom endpoint's region is rarely configured anywhere else
-            }
-            try {
-                return new DefaultAwsRegionProviderChain().getRegion().id();
-            } catch (SdkClientException e) {
-                return "us-east-1";
-            }
-        }));
+        AwsCredentialsProvider credentials = credentials(s);
+        Region region = region(s);
         var b = S3Client.builder()
                 .httpClient(UrlConnectionHttpClient.builder()
                         .connectionTimeout(Duration.ofMillis(s.connectTimeoutMs()))
@@ -135,8 +119,33 @@ final class S3Storage implements Storage {
         return b.build();
     }
 
-    /** ListObjectsV2 requests sent since this storage was made. */
-    long listRequests() {
+    /** fs.s3a.access.key and fs.s3a.secret.key (and fs.s3a.session.token), else the SDK's default chain. */
+    static AwsCredentialsProvider credentials(S3Settings s) {
+        if (s.accessKey().isPresent() && s.secretKey().isPresent()) {
+            return StaticCredentialsProvider.create(s.sessionToken().isPresent()
+                    ? AwsSessionCredentials.create(s.accessKey().get(), s.secretKey().get(), s.sessionToken().get())
+                    : AwsBasicCredentials.create(s.accessKey().get(), s.secretKey().get()));
+        }
+        return DefaultCredentialsProvider.builder().build();
+    }
+
+    /** fs.s3a.endpoint.region; else us-east-1 with a custom endpoint; else the SDK's region chain, else us-east-1. */
+    static Region region(S3Settings s) {
+        return Region.of(s.region().orElseGet(() -> {
+            if (s.endpoint().isPresent()) {
+                return "us-east-1"; // a custom endpoint's region is rarely configured anywhere else
+            }
+            try {
+                return new DefaultAwsRegionProviderChain().getRegion().id();
+            } catch (SdkClientException e) {
+                return "us-east-1";
+            }
+        }));
+    }
+
+    /** ListObjectsV2 requests sent since this storage was made (one-key status listings included). */
+    @Override
+    public long listRequests() {
         return listRequests.get();
     }
 

@@ -202,6 +202,14 @@ public interface Storage extends AutoCloseable {
         }
     }
 
+    /**
+     * Listing requests (S3's ListObjectsV2, one per page of up to 1,000 keys) this storage has sent since it was
+     * made, for the file source's listing-cost metrics. 0 where a listing is not a request (the local disk).
+     */
+    default long listRequests() {
+        return 0;
+    }
+
     /** Releases the client's connections and threads, if any. Default: nothing to release. */
     @Override
     default void close() throws IOException {

@@ -64,6 +64,25 @@ public interface FileStorage {
         walkChildren(root, accept, files);
     }
 
+    /**
+     * Whether {@link #walk(Path, String, Predicate, Consumer)} honours its {@code startAfter}: an object store's
+     * flat listing in key order (S3's ListObjectsV2 {@code StartAfter}). The local disk has no listing order to
+     * start from and lists everything.
+     */
+    default boolean listsFromKey() {
+        return false;
+    }
+
+    /**
+     * As {@link #walk(Path, Predicate, Consumer)}, listing only the files whose URI sorts after {@code startAfter}
+     * in the store's key order when {@link #listsFromKey()} (else, or when it is null, every file), for the file
+     * source's incremental listing. Files are given in key order then.
+     */
+    default void walk(Path root, String startAfter, Predicate<String> accept, Consumer<FileStatus> files)
+            throws IOException {
+        walk(root, accept, files);
+    }
+
     private void walkChildren(Path dir, Predicate<String> accept, Consumer<FileStatus> files) throws IOException {
         List<FileStatus> children;
         try {

@@ -52,6 +52,8 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     private final Map<String, String> tags = new ConcurrentHashMap<>();
     private final AtomicLong listCalls = new AtomicLong();
     private final AtomicLong keysListed = new AtomicLong();
+    /** Requests (pages) of the prefix listings counted in {@link #listCalls}, status look-ups left out. */
+    private final AtomicLong listRequests = new AtomicLong();
 
     private ObjectFileStorage(Storage storage, String scheme) {
         this.storage = storage;
@@ -170,8 +172,9 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
             return FileStorage.local().status(path);
         }
         if (path.getNameCount() == 2) {
-            // A bucket: a folder, once a listing shows it is there (a missing bucket fails, naming it).
-            countedList(folder(path), o -> false);
+            // A bucket: a folder, once a listing shows it is there (a missing bucket fails, naming it). A look-up,
+            // not one of the prefix listings the metrics count.
+            storage.list(folder(path), null, o -> false);
             return Optional.of(new FileStatus(path, true, 0, 0));
         }
         Optional<StoredObject> o = storage.status(uri(path));
@@ -180,7 +183,7 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
             return Optional.of(toStatus(path, o.get()));
         }
         boolean[] any = {false};
-        countedList(folder(path), x -> {
+        storage.list(folder(path), null, x -> {
             any[0] = true;
             return false;
         });
@@ -192,8 +195,12 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     }
 
     private void countedList(String prefix, Storage.ListVisitor visitor) throws IOException {
+        countedList(prefix, null, visitor);
+    }
+
+    private void countedList(String prefix, String startAfter, Storage.ListVisitor visitor) throws IOException {
         listCalls.incrementAndGet();
-        storage.list(prefix, null, o -> {
+        storage.list(prefix, startAfter, o -> {
             keysListed.incrementAndGet();
             return visitor.visit(o);
         });
@@ -206,6 +213,19 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
         }
         String prefix = folder(directory);
         Map<String, FileStatus> children = new LinkedHashMap<>();
+        long requestsBefore = storage.listRequests();
+        try {
+            listChildren(directory, prefix, children);
+        } finally {
+            listRequests.addAndGet(storage.listRequests() - requestsBefore);
+        }
+        if (children.isEmpty() && directory.getNameCount() > 2) {
+            throw new NoSuchFileException(uri(directory));
+        }
+        return new ArrayList<>(children.values());
+    }
+
+    private void listChildren(Path directory, String prefix, Map<String, FileStatus> children) throws IOException {
         countedList(prefix, o -> {
             String rel = o.uri().substring(prefix.length());
             int slash = rel.indexOf('/');
@@ -218,22 +238,51 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
             }
             return true;
         });
-        if (children.isEmpty() && directory.getNameCount() > 2) {
-            throw new NoSuchFileException(uri(directory));
-        }
-        return new ArrayList<>(children.values());
     }
 
     /** One flat listing of the prefix instead of a listing per folder: S3 has no folders to walk. */
     @Override
     public void walk(Path root, Predicate<String> accept, Consumer<FileStatus> files) throws IOException {
+        walk(root, null, accept, files);
+    }
+
+    @Override
+    public boolean listsFromKey() {
+        return true;
+    }
+
+    /**
+     * From {@code startAfter} (a URI under {@code root}), when not null: S3's {@code StartAfter}, so a listing
+     * costs the keys after it only. A root that names a single object is then not looked up again (it was listed
+     * by the listing that set {@code startAfter}).
+     */
+    @Override
+    public void walk(Path root, String startAfter, Predicate<String> accept, Consumer<FileStatus> files)
+            throws IOException {
         if (!isObject(root)) {
             FileStorage.local().walk(root, accept, files);
             return;
         }
         String prefix = folder(root);
         boolean[] any = {false};
-        countedList(prefix, o -> {
+        long requestsBefore = storage.listRequests();
+        try {
+            walkPrefix(root, prefix, startAfter, accept, files, any);
+        } finally {
+            listRequests.addAndGet(storage.listRequests() - requestsBefore);
+        }
+        if (!any[0] && root.getNameCount() > 2 && startAfter == null) {
+            Optional<StoredObject> single = storage.status(uri(root));
+            if (single.isPresent()) {
+                tags.putIfAbsent(single.get().uri(), single.get().versionTag());
+                files.accept(toStatus(root, single.get()));
+            }
+        }
+    }
+
+    private void walkPrefix(Path root, String prefix, String startAfter, Predicate<String> accept,
+                            Consumer<FileStatus> files, boolean[] any) throws IOException {
+        countedList(prefix, startAfter, o -> {
             any[0] = true;
             String rel = o.uri().substring(prefix.length());
             String[] parts = rel.split("/", -1);
@@ -246,13 +295,6 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
             files.accept(toStatus(root.resolve(rel), o));
             return true;
         });
-        if (!any[0] && root.getNameCount() > 2) {
-            Optional<StoredObject> single = storage.status(uri(root));
-            if (single.isPresent()) {
-                tags.putIfAbsent(single.get().uri(), single.get().versionTag());
-                files.accept(toStatus(root, single.get()));
-            }
-        }
     }
 
     @Override
@@ -325,9 +367,11 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
         return storage.delete(uri);
     }
 
+    /** The prefix listings (walks and folder listings), not the look-ups of {@link #status}. */
     @Override
     public Map<String, Long> listingCounts() {
-        return Map.of("numListCalls", listCalls.get(), "numKeysListed", keysListed.get());
+        return Map.of("numListCalls", listCalls.get(), "numListRequests", listRequests.get(),
+                "numKeysListed", keysListed.get());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.sluice.files.source;
 
+import io.sluice.api.SluiceClock;
 import io.sluice.files.fs.FileStatus;
 import io.sluice.files.fs.FileStorage;
 import org.slf4j.Logger;
@@ -41,8 +42,33 @@ final class FileDiscovery {
     /** Special files (FIFOs, sockets, devices) the listings skipped, each counted and warned once per run. */
     private final Set<String> reportedSpecial = new HashSet<>();
 
+    /**
+     * useIncrementalListing on a store that lists from a key: the next listing starts after {@link #startAfter}
+     * (null: a full listing), and a full one comes every backfillInterval of the engine's clock.
+     */
+    private final boolean incremental;
+    private final SluiceClock clock;
+    private String startAfter;
+    private long lastFullListingMs;
+    /** The URIs the last incremental-mode listing gave, in key order, and where it started (null: full). */
+    private List<String> lastListing;
+    private String lastListingFrom;
+    private long fullListings;
+
+    /** useNotifications: the queue's messages instead of a listing per trigger; null otherwise. */
+    private final NotifiedListing notified;
+
     FileDiscovery(FileStorage storage, SourcePath source, SeenFilesLog log, FileSourceOptions opts,
-                  boolean cleansSource, String description) {
+                  boolean cleansSource, String description, SluiceClock clock,
+                  io.sluice.files.fs.ObjectNotifications notifications) {
+        this.clock = clock;
+        this.notified = notifications == null ? null : new NotifiedListing(notifications, storage, source, log,
+                clock, opts.backfillIntervalMs(), description);
+        this.incremental = opts.useIncrementalListing() && storage.listsFromKey();
+        if (opts.useIncrementalListing() && !incremental) {
+            LOG.info("{}: useIncrementalListing changes nothing on the local disk (every listing is full)",
+                    description);
+        }
         this.storage = storage;
         this.source = source;
         this.log = log;
@@ -74,8 +100,15 @@ final class FileDiscovery {
             } else {
                 all = new ArrayList<>();
                 List<ListedFile> out = all;
-                source.list(storage, s -> out.add(new ListedFile(s.path(), storage.uri(s.path()), s.size(),
-                        s.modificationTime())), this::specialFile);
+                java.util.function.Consumer<FileStatus> add = s -> out.add(new ListedFile(s.path(),
+                        storage.uri(s.path()), s.size(), s.modificationTime()));
+                if (notified != null) {
+                    all.addAll(notified.list(this::key, this::specialFile));
+                } else if (incremental) {
+                    listIncrementally(add);
+                } else {
+                    source.list(storage, add, this::specialFile);
+                }
                 if (hasManifest == null && !all.isEmpty()) {
                     // A manifest written between the check and the listing still wins (Spark's double check).
                     if (SinkManifest.present(storage, source.base())) {
@@ -90,6 +123,112 @@ final class FileDiscovery {
             throw new UncheckedIOException("Cannot list " + source + ": " + e.getMessage(), e);
         }
         return all;
+    }
+
+    /**
+     * One listing of the incremental mode: from {@link #startAfter}, or whole when there is none yet (the first
+     * listing of a run) or the last full listing is backfillInterval old (keys written late that sort before the
+     * position are found only then).
+     */
+    private void listIncrementally(java.util.function.Consumer<FileStatus> add) throws IOException {
+        long now = clock.millis();
+        boolean full = startAfter == null || now - lastFullListingMs >= opts.backfillIntervalMs();
+        String from = full ? null : startAfter;
+        if (full) {
+            lastFullListingMs = now;
+            fullListings++;
+        }
+        List<String> uris = new ArrayList<>();
+        source.listFrom(storage, from, s -> {
+            uris.add(storage.uri(s.path()));
+            add.accept(s);
+        }, this::specialFile);
+        lastListing = uris;
+        lastListingFrom = from;
+        LOG.debug("{}: {} listing from {} gave {} files", description, full ? "full" : "incremental",
+                from, uris.size());
+    }
+
+    /**
+     * After a batch took files from a fresh listing: the incremental listing's next position is the greatest key
+     * it listed before the first new file not taken ({@code rest}: left for later batches or dropped from the
+     * cache), so that a file is never passed over before it is logged.
+     */
+    void listingAdmitted(Collection<ListedFile> rest) {
+        if (!incremental || lastListing == null) {
+            return;
+        }
+        String firstLeft = null;
+        for (ListedFile f : rest) {
+            if (firstLeft == null || KEY_ORDER.compare(f.uri(), firstLeft) < 0) {
+                firstLeft = f.uri();
+            }
+        }
+        String pos = lastListingFrom;
+        for (String u : lastListing) {
+            if ((firstLeft == null || KEY_ORDER.compare(u, firstLeft) < 0)
+                    && (pos == null || KEY_ORDER.compare(u, pos) > 0)) {
+                pos = u;
+            }
+        }
+        startAfter = pos;
+        lastListing = null;
+    }
+
+    /** An object store's listing order: by the UTF-8 bytes of the key, which is code point order. */
+    static final java.util.Comparator<String> KEY_ORDER = (a, b) -> {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
+    };
+
+    /** Files just logged as log offset {@code id}. */
+    void logged(long id, List<ListedFile> files) {
+        if (notified != null) {
+            notified.logged(id, files);
+        }
+    }
+
+    /** Log offsets up to {@code to} committed. */
+    void committed(long to) {
+        if (notified != null) {
+            notified.committed(to);
+        }
+    }
+
+    /** The listing mode's metrics: full listings and, with notifications, messages. */
+    void metrics(Map<String, String> m) {
+        if (notified != null) {
+            notified.metrics(m);
+        } else if (incremental) {
+            m.put("numFullListings", Long.toString(fullListings));
+        }
+    }
+
+    /** Closes the notifications' queue client, if any. */
+    void close() {
+        if (notified != null) {
+            notified.close();
+        }
+    }
+
+    /** Full listings of the incremental mode this run (metric numFullListings). */
+    long fullListings() {
+        return fullListings;
+    }
+
+    /** Whether the incremental listing is on (a store that lists from a key). */
+    boolean incremental() {
+        return incremental;
     }
 
     /**

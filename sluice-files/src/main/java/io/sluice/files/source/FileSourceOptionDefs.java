@@ -7,7 +7,9 @@ import java.util.List;
 
 import static io.sluice.api.OptionDef.bool;
 import static io.sluice.api.OptionDef.string;
+import static io.sluice.files.source.FileSourceOptions.BACKFILL_INTERVAL;
 import static io.sluice.files.source.FileSourceOptions.CLEAN_SOURCE;
+import static io.sluice.files.source.FileSourceOptions.DEFAULT_BACKFILL_INTERVAL;
 import static io.sluice.files.source.FileSourceOptions.DEFAULT_DISCARD_CACHED_INPUT_RATIO;
 import static io.sluice.files.source.FileSourceOptions.DEFAULT_MAX_CACHED_FILES;
 import static io.sluice.files.source.FileSourceOptions.DEFAULT_MAX_FILE_AGE;
@@ -24,8 +26,11 @@ import static io.sluice.files.source.FileSourceOptions.MAX_FILES_PER_TRIGGER;
 import static io.sluice.files.source.FileSourceOptions.MAX_FILE_AGE;
 import static io.sluice.files.source.FileSourceOptions.PATH;
 import static io.sluice.files.source.FileSourceOptions.PATH_GLOB_FILTER;
+import static io.sluice.files.source.FileSourceOptions.QUEUE_URL;
 import static io.sluice.files.source.FileSourceOptions.RECURSIVE_FILE_LOOKUP;
 import static io.sluice.files.source.FileSourceOptions.SOURCE_ARCHIVE_DIR;
+import static io.sluice.files.source.FileSourceOptions.USE_INCREMENTAL_LISTING;
+import static io.sluice.files.source.FileSourceOptions.USE_NOTIFICATIONS;
 
 /**
  * The file source's own options, declared once for the engine's name checks and the docs (docs/sources/file.md);
@@ -54,7 +59,14 @@ final class FileSourceOptionDefs {
             string(PATH_GLOB_FILTER, "only files whose name matches this glob are read").withDefaultText("none"),
             bool(RECURSIVE_FILE_LOOKUP, false, "read every subfolder, with partition inference off"),
             bool(IGNORE_CORRUPT_FILES, false, "skip the rest of a file that cannot be read"),
-            bool(IGNORE_MISSING_FILES, false, "skip a logged file that is gone when read"));
+            bool(IGNORE_MISSING_FILES, false, "skip a logged file that is gone when read"),
+            bool(USE_INCREMENTAL_LISTING, false, "object stores: list from the last key seen (StartAfter), with "
+                    + "a full listing every backfillInterval"),
+            bool(USE_NOTIFICATIONS, false, "object stores: find new objects from S3 event notifications in an "
+                    + "SQS queue, with a full listing at start and every backfillInterval"),
+            string(QUEUE_URL, "the SQS queue of useNotifications").withDefaultText("none"),
+            OptionDef.of(BACKFILL_INTERVAL, OptionDef.Type.DURATION, "time between two full listings of "
+                    + "useIncrementalListing and useNotifications").withDefault(DEFAULT_BACKFILL_INTERVAL));
 
     private FileSourceOptionDefs() {
     }

@@ -28,7 +28,11 @@ record FileSourceOptions(
         Optional<String> pathGlobFilter,
         boolean recursiveFileLookup,
         boolean ignoreCorruptFiles,
-        boolean ignoreMissingFiles) {
+        boolean ignoreMissingFiles,
+        boolean useIncrementalListing,
+        boolean useNotifications,
+        Optional<String> queueUrl,
+        long backfillIntervalMs) {
 
     static final String PATH = "path";
     static final String MAX_FILES_PER_TRIGGER = "maxFilesPerTrigger";
@@ -46,10 +50,15 @@ record FileSourceOptions(
     static final String RECURSIVE_FILE_LOOKUP = "recursiveFileLookup";
     static final String IGNORE_CORRUPT_FILES = "ignoreCorruptFiles";
     static final String IGNORE_MISSING_FILES = "ignoreMissingFiles";
+    static final String USE_INCREMENTAL_LISTING = "useIncrementalListing";
+    static final String USE_NOTIFICATIONS = "useNotifications";
+    static final String QUEUE_URL = "queueUrl";
+    static final String BACKFILL_INTERVAL = "backfillInterval";
 
     static final String DEFAULT_MAX_FILE_AGE = "7d";
     static final int DEFAULT_MAX_CACHED_FILES = 10_000;
     static final float DEFAULT_DISCARD_CACHED_INPUT_RATIO = 0.2f;
+    static final String DEFAULT_BACKFILL_INTERVAL = "1h";
 
     /** What happens to a file once the batch that read it has committed. */
     enum CleanSource {
@@ -135,9 +144,41 @@ record FileSourceOptions(
         boolean recursive = bool(o, RECURSIVE_FILE_LOOKUP);
         String path = o.get(PATH).orElseThrow(
                 () -> new InvalidOptionException(PATH, null, "'path' is not specified", true));
+        boolean incremental = bool(o, USE_INCREMENTAL_LISTING);
+        boolean notifications = bool(o, USE_NOTIFICATIONS);
+        Optional<String> queueUrl = o.get(QUEUE_URL).map(String::trim);
+        if (notifications && queueUrl.filter(q -> !q.isEmpty()).isEmpty()) {
+            throw new InvalidOptionException(QUEUE_URL, queueUrl.orElse(null), "Option 'queueUrl' is missing: "
+                    + "useNotifications=true reads S3 event notifications from an SQS queue; give its URL, such as "
+                    + "https://sqs.us-east-1.amazonaws.com/123456789012/landing-events", true);
+        }
+        queueUrl.filter(q -> !q.isEmpty()).ifPresent(q -> {
+            java.net.URI u;
+            try {
+                u = new java.net.URI(q);
+            } catch (java.net.URISyntaxException e) {
+                u = null;
+            }
+            if (u == null || u.getHost() == null || u.getScheme() == null
+                    || !(u.getScheme().equalsIgnoreCase("https") || u.getScheme().equalsIgnoreCase("http"))) {
+                throw new InvalidOptionException(QUEUE_URL, q, "an SQS queue URL such as "
+                        + "https://sqs.us-east-1.amazonaws.com/123456789012/landing-events");
+            }
+        });
+                if (notifications && incremental) {
+            throw new InvalidOptionException(USE_INCREMENTAL_LISTING, "true", "Options 'useIncrementalListing' "
+                    + "and 'useNotifications' can't be both true: with notifications the source lists only at start "
+                    + "and every backfillInterval; set one of them", true);
+        }
+        String backfillText = o.get(BACKFILL_INTERVAL, DEFAULT_BACKFILL_INTERVAL);
+        long backfillMs = Durations.timeStringAsMs(BACKFILL_INTERVAL, backfillText);
+        if (backfillMs <= 0) {
+            throw new InvalidOptionException(BACKFILL_INTERVAL, backfillText, "a positive duration such as 30m, "
+                    + "1h or 1d is accepted (the time between two full listings)");
+        }
         return new FileSourceOptions(path, maxFiles, maxBytes, latestFirst, maxFileAgeMs, fileNameOnly, maxCached,
                 ratio, clean, archiveDir, infer, failOnChange, globFilter, recursive, bool(o, IGNORE_CORRUPT_FILES),
-                bool(o, IGNORE_MISSING_FILES));
+                bool(o, IGNORE_MISSING_FILES), incremental, notifications, queueUrl, backfillMs);
     }
 
     /**

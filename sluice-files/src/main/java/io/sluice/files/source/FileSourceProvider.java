@@ -106,6 +106,7 @@ public abstract class FileSourceProvider implements SupportsPushDown {
             throw new InvalidOptionException(FileSourceOptions.PATH, o.path(),
                     "[PATH_NOT_FOUND] Path does not exist: " + storage.display(path.pattern()) + ".", true);
         }
+        checkNotifications(o, storage);
         if (o.cleanSource() == FileSourceOptions.CleanSource.ARCHIVE) {
             String dir = o.sourceArchiveDir().orElseThrow();
             SourcePath archive = SourcePath.parse(FileSourceOptions.SOURCE_ARCHIVE_DIR, dir, storage);
@@ -219,12 +220,18 @@ public abstract class FileSourceProvider implements SupportsPushDown {
         }
         FileSourceOptions o = FileSourceOptions.parse(options);
         FileStorage storage = storageFor(o, options);
+        io.sluice.files.fs.ObjectNotifications notifications = null;
         try {
+            notifications = notifications(o, options, storage);
             // A checkpoint on an object store gives no local folder: the state goes through its storage.
             StateFolder state = context.metadataPath() != null ? StateFolder.local(context.metadataPath())
                     : StateFolder.stored(context.metadataStorage(), context.metadataLocation());
-            return new FileStreamSource(format, options, o, context.schema(), formats, storage, state);
+            return new FileStreamSource(format, options, o, context.schema(), formats, storage, state,
+                    context.clock(), notifications);
         } catch (RuntimeException e) {
+            if (notifications != null) {
+                notifications.close();
+            }
             ObjectFileStorage.closeQuietly(storage);
             throw e;
         }
@@ -237,6 +244,33 @@ public abstract class FileSourceProvider implements SupportsPushDown {
     @Override
     public final boolean supportsMetadataOnStorage() {
         return true;
+    }
+
+    /** useNotifications=true needs an object store's path. */
+    private static void checkNotifications(FileSourceOptions o, FileStorage storage) {
+        if (o.useNotifications() && !storage.listsFromKey()) {
+            throw new InvalidOptionException(FileSourceOptions.USE_NOTIFICATIONS, "true", "useNotifications=true "
+                    + "reads an object store's event notifications, and the path " + o.path() + " is on the local "
+                    + "disk: give an s3a:// path, or leave useNotifications out", true);
+        }
+    }
+
+    /** The notifications' queue of useNotifications (null without), from the module that serves it. */
+    private static io.sluice.files.fs.ObjectNotifications notifications(FileSourceOptions o, Options options,
+                                                                         FileStorage storage) {
+        if (!o.useNotifications()) {
+            return null;
+        }
+        checkNotifications(o, storage);
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        for (io.sluice.files.fs.ObjectNotifications.Provider p : java.util.ServiceLoader.load(
+                io.sluice.files.fs.ObjectNotifications.Provider.class,
+                loader != null ? loader : FileSourceProvider.class.getClassLoader())) {
+            return p.open(o.path(), o.queueUrl().orElseThrow(), options.asMap());
+        }
+        throw new InvalidOptionException(FileSourceOptions.USE_NOTIFICATIONS, "true", "useNotifications=true needs "
+                + "a module that reads the queue: add sluice-s3 (its jar, or its plugin jar for the sluice CLI)",
+                true);
     }
 
     /** Inexact: used only on partition columns, to skip whole files ({@link FilePushDown}). */

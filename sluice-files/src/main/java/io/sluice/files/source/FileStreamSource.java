@@ -67,13 +67,15 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private long plannedEnd = Long.MIN_VALUE;
 
     FileStreamSource(String format, Options options, FileSourceOptions opts, StructType schema, Formats formats,
-                     FileStorage storage, Path metadataPath) {
-        this(format, options, opts, schema, formats, storage, StateFolder.local(metadataPath));
+                     FileStorage storage, Path metadataPath, io.sluice.api.SluiceClock clock,
+                     io.sluice.files.fs.ObjectNotifications notifications) {
+        this(format, options, opts, schema, formats, storage, StateFolder.local(metadataPath), clock, notifications);
     }
 
     /** The source keeping its state in {@code state}: a local folder or a prefix of a checkpoint on a store. */
     FileStreamSource(String format, Options options, FileSourceOptions opts, StructType schema, Formats formats,
-                     FileStorage storage, StateFolder state) {
+                     FileStorage storage, StateFolder state, io.sluice.api.SluiceClock clock,
+                     io.sluice.files.fs.ObjectNotifications notifications) {
         this.opts = opts;
         this.storage = storage;
         this.source = SourcePath.of(opts, storage);
@@ -88,7 +90,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         }
         this.log = SeenFilesLog.open(state, opts.effectiveMaxFileAgeMs(), opts.fileNameOnly(), storage);
         this.cleaner = SourceCleaner.of(opts, storage, source, state);
-        this.discovery = new FileDiscovery(storage, source, log, opts, cleaner != null, description());
+        this.discovery = new FileDiscovery(storage, source, log, opts, cleaner != null, description(),
+                clock, notifications);
         // Timestamp folder values are in timeZone (set to the session time zone by the provider when not given).
         this.partitions = new PartitionColumns(source, schema, DateTimeReader.zone(options, ZoneId.systemDefault()));
         this.planner = new FilePlanner(format, options, schema, formats, storage, log, partitions,
@@ -177,6 +180,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             }
             long id = log.append(files);
             planner.logged(id, selected);
+            discovery.logged(id, selected);
             LOG.info("Log offset set to {} with {} new files", id, selected.size());
         }
         long now = log.current();
@@ -212,6 +216,9 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
                 opts.latestFirst(), opts.maxCachedFiles(), opts.discardCachedInputRatio()));
         unread = s.cached();
         discovery.manifestBatch(!fromCache, s.taken(), s.rest());
+        if (!fromCache) {
+            discovery.listingAdmitted(s.rest());
+        }
         reduceBacklog(s.taken());
         return s.taken();
     }
@@ -349,6 +356,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         planner.committed(to);
         long releasable = cleaner == null ? to : cleaner.cleanCommitted(log, to, plannedStart, plannedEnd);
         log.committed(to, releasable);
+        discovery.committed(to);
     }
 
     /** {@link FileStorage#listingCounts()} at the previous progress report. */
@@ -367,6 +375,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
         m.put("numFilesTaken", Long.toString(takenFiles));
         // An object store's listing work since the previous progress report (one a trigger): prefix listings
         // and keys listed, the cost of "huge directories" (none on the local disk).
+        discovery.metrics(m);
         Map<String, Long> listing = storage.listingCounts();
         for (Map.Entry<String, Long> e : listing.entrySet()) {
             m.put(e.getKey(), Long.toString(e.getValue() - lastListing.getOrDefault(e.getKey(), 0L)));
@@ -385,6 +394,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     public void stop() {
         unread = null;
         availableNow = null;
+        discovery.close();
         io.sluice.files.fs.ObjectFileStorage.closeQuietly(storage); // an object store's client and connections
     }
 

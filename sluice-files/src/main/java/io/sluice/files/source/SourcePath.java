@@ -226,6 +226,67 @@ final class SourcePath {
         expand(storage, base, 0, out);
     }
 
+    /**
+     * The incremental listing's: as {@link #list(FileStorage, Consumer, Consumer)}, but one flat listing of
+     * {@link #base} from {@code startAfter} (a file URI, or null for all) in the store's key order, with a glob's
+     * components matched on each key instead of listing level by level (the same files: a key matches when its
+     * first components match the glob's, each a folder but the last, and no component is hidden). Only for a
+     * storage that {@link FileStorage#listsFromKey() lists from a key}.
+     */
+    void listFrom(FileStorage storage, String startAfter, Consumer<FileStatus> files, Consumer<FileStatus> special)
+            throws IOException {
+        Consumer<FileStatus> out = filtered(files, special);
+        if (globs.isEmpty()) {
+            storage.walk(base, startAfter, name -> !isHidden(name), out);
+            return;
+        }
+        storage.walk(base, startAfter, name -> !isHidden(name), f -> {
+            if (matchesGlobs(f.path())) {
+                out.accept(f);
+            }
+        });
+    }
+
+    /** Whether a file under {@link #base} is under (or is) a match of the glob's components. */
+    boolean matchesGlobs(Path file) {
+        if (!file.startsWith(base) || file.equals(base)) {
+            return false;
+        }
+        Path rel = base.relativize(file);
+        if (rel.getNameCount() < globs.size()) {
+            return false;
+        }
+        for (int i = 0; i < globs.size(); i++) {
+            if (!globs.get(i).matches(rel.getName(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether a file named by an event (an object store's notification) is one this path lists: under
+     * {@link #base}, matching the glob, no hidden component below the base, and accepted by the
+     * {@code pathGlobFilter}.
+     */
+    boolean accepts(Path file) {
+        if (!file.startsWith(base) || file.equals(base) && !globs.isEmpty()) {
+            return false;
+        }
+        if (!file.equals(base)) {
+            for (Path c : base.relativize(file)) {
+                if (isHidden(c.toString())) {
+                    return false;
+                }
+            }
+        }
+        if (!globs.isEmpty() && !matchesGlobs(file)) {
+            return false;
+        }
+        Path name = file.getFileName();
+        return name != null && acceptsFileName(name.toString());
+    }
+
     private void expand(FileStorage storage, Path dir, int level, Consumer<FileStatus> files) throws IOException {
         List<FileStatus> children;
         try {

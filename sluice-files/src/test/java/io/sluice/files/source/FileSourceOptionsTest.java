@@ -211,4 +211,36 @@ class FileSourceOptionsTest {
         assertThatThrownBy(() -> load(opts("mode", "PERMISSIVE"))).isInstanceOf(InvalidOptionException.class)
                 .hasMessageContaining("'mode'");
     }
+
+    @Test
+    void listingModeOptionsAreCheckedNamingOptionValueAndWhatIsAccepted() {
+        FileSourceOptions o = FileSourceOptions.parse(Options.of(opts()));
+        assertThat(o.useIncrementalListing()).isFalse();
+        assertThat(o.useNotifications()).isFalse();
+        assertThat(o.queueUrl()).isEmpty();
+        assertThat(o.backfillIntervalMs()).isEqualTo(3_600_000L);
+        assertThat(FileSourceOptions.parse(Options.of(opts("useIncrementalListing", "TRUE", "backfillInterval",
+                "30m"))).backfillIntervalMs()).isEqualTo(1_800_000L);
+        refused(opts("useIncrementalListing", "yes"), "useIncrementalListing",
+                "Invalid value 'yes' for option 'useIncrementalListing', must be 'true' or 'false'");
+        refused(opts("useNotifications", "1"), "useNotifications",
+                "Invalid value '1' for option 'useNotifications', must be 'true' or 'false'");
+        refused(opts("useNotifications", "true"), "queueUrl", "Option 'queueUrl' is missing: useNotifications=true "
+                + "reads S3 event notifications from an SQS queue; give its URL, such as "
+                + "https://sqs.us-east-1.amazonaws.com/123456789012/landing-events");
+        refused(opts("useNotifications", "true", "queueUrl", " "), "queueUrl", "Option 'queueUrl' is missing: "
+                + "useNotifications=true reads S3 event notifications from an SQS queue; give its URL, such as "
+                + "https://sqs.us-east-1.amazonaws.com/123456789012/landing-events");
+        refused(opts("useNotifications", "true", "queueUrl", "http://q/1/x", "useIncrementalListing", "true"),
+                "useIncrementalListing", "Options 'useIncrementalListing' and 'useNotifications' can't be both "
+                        + "true: with notifications the source lists only at start and every backfillInterval; set "
+                        + "one of them");
+        refused(opts("backfillInterval", "0s"), "backfillInterval", "Invalid value '0s' for option "
+                + "'backfillInterval': a positive duration such as 30m, 1h or 1d is accepted (the time between two "
+                + "full listings)");
+        refused(opts("backfillInterval", "-1h"), "backfillInterval", "Invalid value '-1h' for option "
+                + "'backfillInterval': a non-negative duration is accepted");
+        assertThatThrownBy(() -> load(opts("backfillInterval", "daily"))).isInstanceOf(InvalidOptionException.class)
+                .hasMessage(Durations.TIME_STRING_ERROR + "\nFailed to parse time string: daily");
+    }
 }
