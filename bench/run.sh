@@ -22,6 +22,12 @@
 #           again with max.poll.records 10,000, then one consumer per partition on nproc threads with Sluice's
 #           settings), then Sluice and Spark (spark-sql-kafka-0-10),
 #           availableNow to noop, one after the other against the same broker and topic (not part of `all`)
+#   stateful: windowcount dedup10m statefuloverhead (both engines; not part of `all`, ~8 minutes): Sluice's
+#           StatefulBench and Spark's SparkStatefulBench (2 state partitions each): a 10 s tumbling-window count with
+#           a 10 s watermark over rate-micro-batch at 1 M rows a batch, append, to noop (rows/s batch against
+#           batch); dropDuplicates("value") in the RocksDB store until 10 M distinct keys (rows/s), then a fresh JVM
+#           restarts on that checkpoint (start() to its first batch); the window count at 1,000 rows a batch
+#           (median batchDuration)
 #   cli:    whole-process start-up of the `sluice` command (not part of `all`): CLI_RUNS (default 10) runs of
 #           `bin/sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 --sink noop --checkpoint DIR
 #           --trigger availableNow` (one batch), timed from the shell, in four variants in turn: as launched (its class
@@ -64,8 +70,10 @@ for what in $WHAT; do
     engine) WORKLOADS+=" $ENGINE_WORKLOADS";;
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
     parquet) WORKLOADS+=" $PARQUET_WORKLOADS";;
+    stateful) WORKLOADS+=" windowcount dedup10m statefuloverhead";;
+    windowcount|dedup10m|statefuloverhead) WORKLOADS+=" $what";;
     overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|engine|files|parquet|all]..." >&2
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|windowcount|dedup10m|statefuloverhead|engine|files|parquet|stateful|all]..." >&2
        exit 2;;
   esac
 done
@@ -95,7 +103,7 @@ only_cli=false
 [[ $WORKLOADS == " cli" ]] && only_cli=true
 only_python=false
 [[ $WORKLOADS == " python" ]] && only_python=true
-if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main sluice-rocksdb/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
@@ -256,6 +264,18 @@ if wants python; then
   R[sluice_python_stages]=$(grep "^sluice python-stages " <<<"$out")
 fi
 
+for w in windowcount dedup10m statefuloverhead; do
+  wants "$w" || continue
+  for engine in sluice spark; do
+    echo "running $engine $w (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+    echo "# $engine $w: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+    if [[ $engine == sluice ]]; then main=(java $HEAP -Dbench.dir="$CHK" -cp "$SLUICE_JAR" io.sluice.bench.StatefulBench)
+    else main=("${SPARK[@]:0:${#SPARK[@]}-1}" io.sluice.bench.SparkStatefulBench); fi
+    R[${engine}_$w]=$("${main[@]}" "$w" | grep "^$engine $w " | tee -a "$RESULTS")
+    echo "${R[${engine}_$w]}" >&2
+  done
+done
+
 if wants cli; then
   bin/sluice --version >/dev/null   # builds the jars and writes the class data sharing archive when needed
   cli_run() { # cli_run I COMMAND...: one whole process; prints "wall_ms cpu_ms" (TIMEFORMAT: real, user, sys)
@@ -358,6 +378,24 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
       a=${R[sluice_cli_base]}
       row "cli: CLI_BASELINE_JAR, median / CPU ms" "$(val "$a" median_ms) / $(val "$a" cpu_median_ms)" "" ""
     fi
+  fi
+  if [[ -n ${R[sluice_windowcount]:-} ]]; then
+    a=${R[sluice_windowcount]} b=${R[spark_windowcount]}
+    row "windowcount: rows/s (sum rows / sum duration)" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "windowcount: median ms per 1 M-row batch" "$(val "$a" median_ms)" "$(val "$b" median_ms)" "$(val "$a" batches) / $(val "$b" batches) batches"
+  fi
+  if [[ -n ${R[sluice_dedup10m]:-} ]]; then
+    a=${R[sluice_dedup10m]} b=${R[spark_dedup10m]}
+    row "dedup10m: rows/s, 10 x 1 M distinct keys (RocksDB)" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "dedup10m: last (10th) batch, ms" "$(val "$a" last_ms)" "$(val "$b" last_ms)" ""
+    row "dedup10m: state on disk, MB" "$(val "$a" state_mb)" "$(val "$b" state_mb)" ""
+    row "dedup10m: restart, start() to first batch, ms" "$(val "$a" restart_ms)" "$(val "$b" restart_ms)" "$(ratio "$(val "$b" restart_ms)" "$(val "$a" restart_ms)") (Spark/Sluice)"
+    row "dedup10m: restart's first batch (1,000 rows), ms" "$(val "$a" restart_first_batch_ms)" "$(val "$b" restart_first_batch_ms)" ""
+  fi
+  if [[ -n ${R[sluice_statefuloverhead]:-} ]]; then
+    a=${R[sluice_statefuloverhead]} b=${R[spark_statefuloverhead]}
+    row "statefuloverhead: median batchDuration, ms" "$(val "$a" median_ms)" "$(val "$b" median_ms)" "$(ratio "$(val "$b" median_ms)" "$(val "$a" median_ms)") (Spark/Sluice)"
+    row "statefuloverhead: p90 batchDuration, ms" "$(val "$a" p90_ms)" "$(val "$b" p90_ms)" "$(val "$a" batches) / $(val "$b" batches) batches"
   fi
   for w in jsonread csvread parquetread; do
     [[ -n ${R[sluice_$w]:-} ]] || continue
