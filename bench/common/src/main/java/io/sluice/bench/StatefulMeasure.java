@@ -37,16 +37,41 @@ final class StatefulMeasure {
     /**
      * The {@code dedup10m} line: rows/s over every batch (sum rows / sum batchDuration: the state grows from empty
      * to 10 M keys, so every batch counts, none is warm-up), the last batch's duration, the checkpoint's state
-     * size, and {@code restart} (the child's line, its figures prefixed {@code restart_}).
+     * size (after {@code committed} batches: the query may commit more than 10 before it stops), and {@code restart} (the child's line, its figures prefixed {@code restart_}).
      */
-    static String dedupLine(String engine, List<Measure.Sample> samples, long stateBytes, String restart) {
+    static String dedupLine(String engine, List<Measure.Sample> samples, long committed, long stateBytes,
+                            String restart) {
         long rows = samples.stream().mapToLong(Measure.Sample::rows).sum();
         long ms = samples.stream().mapToLong(Measure.Sample::durationMs).sum();
         long[] durations = samples.stream().mapToLong(Measure.Sample::durationMs).sorted().toArray();
         return String.format(Locale.ROOT, "%s dedup10m batches=%d rows=%d rows_per_s=%.0f median_ms=%d last_ms=%d"
-                        + " state_mb=%.1f %s%n", engine, samples.size(), rows, rows * 1000.0 / Math.max(1, ms),
-                Measure.percentile(durations, 50), samples.get(samples.size() - 1).durationMs(), stateBytes / 1e6,
+                        + " committed_batches=%d state_mb=%.1f %s%n", engine, samples.size(), rows, rows * 1000.0 / Math.max(1, ms),
+                Measure.percentile(durations, 50), samples.get(samples.size() - 1).durationMs(), committed, stateBytes / 1e6,
                 restart);
+    }
+
+    /**
+     * Deletes the newest {@code offsets/N} when {@code commits/N} is missing, and returns the committed batches.
+     * Both engines stop a back-to-back query in the middle of its next batch (Spark interrupts it, Sluice lets it
+     * finish or not, depending on timing), so the checkpoint may end with a planned 1 M-row batch that a restart would
+     * re-run whole; without its offsets the restart plans a new batch at its own rowsPerBatch (1,000), and the
+     * restart measures loading the state, not re-running a large batch. The state of the committed batches is
+     * untouched (a re-planned batch N writes state version N + 1 again, as any re-run does).
+     */
+    static long dropUncommittedBatch(java.nio.file.Path chk) throws IOException {
+        long lastOffset = lastId(chk.resolve("offsets"));
+        long lastCommit = lastId(chk.resolve("commits"));
+        if (lastOffset > lastCommit) {
+            java.nio.file.Files.delete(chk.resolve("offsets").resolve(Long.toString(lastOffset)));
+        }
+        return lastCommit + 1;
+    }
+
+    private static long lastId(java.nio.file.Path dir) throws IOException {
+        try (var names = java.nio.file.Files.list(dir)) {
+            return names.map(f -> f.getFileName().toString()).filter(n -> n.matches("\\d+"))
+                    .mapToLong(Long::parseLong).max().orElse(-1);
+        }
     }
 
     /**

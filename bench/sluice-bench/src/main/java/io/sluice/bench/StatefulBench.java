@@ -105,8 +105,10 @@ public final class StatefulBench {
                 c.awaitEnd();
             }
             List<Sample> samples = c.samples().subList(0, StatefulMeasure.DEDUP_BATCHES);
+            long committed = StatefulMeasure.dropUncommittedBatch(chk);
+            long stateBytes = sizeOf(chk.resolve("state"));
             String restart = StatefulMeasure.restartInChild("sluice", StatefulBench.class, chk.toString());
-            System.out.print(StatefulMeasure.dedupLine("sluice", samples, sizeOf(chk.resolve("state")), restart));
+            System.out.print(StatefulMeasure.dedupLine("sluice", samples, committed, stateBytes, restart));
         } finally {
             deleteRecursively(chk);
         }

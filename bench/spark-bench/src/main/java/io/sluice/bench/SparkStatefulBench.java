@@ -100,8 +100,10 @@ public final class SparkStatefulBench {
             q.stop();
             c.awaitEnd();
             List<Sample> samples = c.samples().subList(0, StatefulMeasure.DEDUP_BATCHES);
+            long committed = StatefulMeasure.dropUncommittedBatch(chk);
+            long stateBytes = sizeOf(chk.resolve("state"));
             String restart = StatefulMeasure.restartInChild("spark", SparkStatefulBench.class, chk.toString());
-            System.out.print(StatefulMeasure.dedupLine("spark", samples, sizeOf(chk.resolve("state")), restart));
+            System.out.print(StatefulMeasure.dedupLine("spark", samples, committed, stateBytes, restart));
         } finally {
             spark.streams().removeListener(c);
             deleteRecursively(chk);
