@@ -103,11 +103,11 @@ only_cli=false
 [[ $WORKLOADS == " cli" ]] && only_cli=true
 only_python=false
 [[ $WORKLOADS == " python" ]] && only_python=true
-if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main sluice-rocksdb/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main sluice-rocksdb/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src bench/common/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
-if ! $only_python && { ! $only_cli || (( CLI_SPARK_RUNS > 0 )); } && { stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src || [[ ! -f $SPARK_CP ]]; }; then
+if ! $only_python && { ! $only_cli || (( CLI_SPARK_RUNS > 0 )); } && { stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src bench/common/src || [[ ! -f $SPARK_CP ]]; }; then
   echo "building bench/spark-bench ..." >&2
   $MVN -pl bench/spark-bench package -DskipTests
 fi
