@@ -30,6 +30,12 @@
 #           S3Mock takes ~25 PUTs/s on a loaded 2-core machine, so the 100,000 objects' first upload takes about an
 #           hour (it goes on where it stopped when interrupted); S3_PLAN_OBJECTS=N uses the first N files of plan100k
 #           instead, under s3a://sluice-bench/planN/
+#   stateful: windowcount dedup10m statefuloverhead (both engines; not part of `all`, ~8 minutes): Sluice's
+#           StatefulBench and Spark's SparkStatefulBench (2 state partitions each): a 10 s tumbling-window count with
+#           a 10 s watermark over rate-micro-batch at 1 M rows a batch, append, to noop (rows/s batch against
+#           batch); dropDuplicates("value") in the RocksDB store until 10 M distinct keys (rows/s), then a fresh JVM
+#           restarts on that checkpoint (start() to its first batch); the window count at 1,000 rows a batch
+#           (median batchDuration)
 #   cli:    whole-process start-up of the `sluice` command (not part of `all`): CLI_RUNS (default 10) runs of
 #           `bin/sluice run --source rate-micro-batch --source-option rowsPerBatch=1000 --sink noop --checkpoint DIR
 #           --trigger availableNow` (one batch), timed from the shell, in four variants in turn: as launched (its class
@@ -75,8 +81,11 @@ for what in $WHAT; do
     files) WORKLOADS+=" $FILE_WORKLOADS seenfiles";;
     s3) WORKLOADS+=" s3jsonread s3plan100k";;
     parquet) WORKLOADS+=" $PARQUET_WORKLOADS";;
-    overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k|engine|files|parquet|s3|all]..." >&2
+    s3jsonread|s3plan100k) WORKLOADS+=" $what";;
+    stateful) WORKLOADS+=" windowcount dedup10m statefuloverhead";;
+    windowcount|dedup10m|statefuloverhead) WORKLOADS+=" $what";;
+    overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python) WORKLOADS+=" $what";;
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k|windowcount|dedup10m|statefuloverhead|engine|files|parquet|s3|stateful|all]..." >&2
        exit 2;;
   esac
 done
@@ -106,11 +115,11 @@ only_cli=false
 [[ $WORKLOADS == " cli" ]] && only_cli=true
 only_python=false
 [[ $WORKLOADS == " python" ]] && only_python=true
-if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main sluice-s3/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src; then
+if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main sluice-s3/src/main sluice-rocksdb/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src bench/common/src; then
   echo "building bench/sluice-bench ..." >&2
   $MVN -pl bench/sluice-bench -am package -DskipTests
 fi
-if ! $only_python && { ! $only_cli || (( CLI_SPARK_RUNS > 0 )); } && { stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src || [[ ! -f $SPARK_CP ]]; }; then
+if ! $only_python && { ! $only_cli || (( CLI_SPARK_RUNS > 0 )); } && { stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src bench/common/src || [[ ! -f $SPARK_CP ]]; }; then
   echo "building bench/spark-bench ..." >&2
   $MVN -pl bench/spark-bench package -DskipTests
 fi
@@ -295,6 +304,18 @@ if wants python; then
   R[sluice_python_stages]=$(grep "^sluice python-stages " <<<"$out")
 fi
 
+for w in windowcount dedup10m statefuloverhead; do
+  wants "$w" || continue
+  for engine in sluice spark; do
+    echo "running $engine $w (load: $(cut -d' ' -f1-3 /proc/loadavg)) ..." >&2
+    echo "# $engine $w: load average before $(cut -d' ' -f1-3 /proc/loadavg)" >>"$RESULTS"
+    if [[ $engine == sluice ]]; then main=(java $HEAP -Dbench.dir="$CHK" -cp "$SLUICE_JAR" io.sluice.bench.StatefulBench)
+    else main=("${SPARK[@]:0:${#SPARK[@]}-1}" io.sluice.bench.SparkStatefulBench); fi
+    R[${engine}_$w]=$("${main[@]}" "$w" | grep "^$engine $w " | tee -a "$RESULTS")
+    echo "${R[${engine}_$w]}" >&2
+  done
+done
+
 if wants cli; then
   bin/sluice --version >/dev/null   # builds the jars and writes the class data sharing archive when needed
   cli_run() { # cli_run I COMMAND...: one whole process; prints "wall_ms cpu_ms" (TIMEFORMAT: real, user, sys)
@@ -397,6 +418,24 @@ row() { printf '| %-48s | %14s | %14s | %-24s |\n' "$@"; }
       a=${R[sluice_cli_base]}
       row "cli: CLI_BASELINE_JAR, median / CPU ms" "$(val "$a" median_ms) / $(val "$a" cpu_median_ms)" "" ""
     fi
+  fi
+  if [[ -n ${R[sluice_windowcount]:-} ]]; then
+    a=${R[sluice_windowcount]} b=${R[spark_windowcount]}
+    row "windowcount: rows/s (sum rows / sum duration)" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "windowcount: median ms per 1 M-row batch" "$(val "$a" median_ms)" "$(val "$b" median_ms)" "$(val "$a" batches) / $(val "$b" batches) batches"
+  fi
+  if [[ -n ${R[sluice_dedup10m]:-} ]]; then
+    a=${R[sluice_dedup10m]} b=${R[spark_dedup10m]}
+    row "dedup10m: rows/s, 10 x 1 M distinct keys (RocksDB)" "$(num "$(val "$a" rows_per_s)")" "$(num "$(val "$b" rows_per_s)")" "$(ratio "$(val "$a" rows_per_s)" "$(val "$b" rows_per_s)") (Sluice/Spark)"
+    row "dedup10m: last (10th) batch, ms" "$(val "$a" last_ms)" "$(val "$b" last_ms)" ""
+    row "dedup10m: state on disk, MB" "$(val "$a" state_mb)" "$(val "$b" state_mb)" ""
+    row "dedup10m: restart, start() to first batch, ms" "$(val "$a" restart_ms)" "$(val "$b" restart_ms)" "$(ratio "$(val "$b" restart_ms)" "$(val "$a" restart_ms)") (Spark/Sluice)"
+    row "dedup10m: restart's first batch (1,000 rows), ms" "$(val "$a" restart_first_batch_ms)" "$(val "$b" restart_first_batch_ms)" ""
+  fi
+  if [[ -n ${R[sluice_statefuloverhead]:-} ]]; then
+    a=${R[sluice_statefuloverhead]} b=${R[spark_statefuloverhead]}
+    row "statefuloverhead: median batchDuration, ms" "$(val "$a" median_ms)" "$(val "$b" median_ms)" "$(ratio "$(val "$b" median_ms)" "$(val "$a" median_ms)") (Spark/Sluice)"
+    row "statefuloverhead: p90 batchDuration, ms" "$(val "$a" p90_ms)" "$(val "$b" p90_ms)" "$(val "$a" batches) / $(val "$b" batches) batches"
   fi
   for w in jsonread csvread parquetread s3jsonread; do
     [[ -n ${R[sluice_$w]:-} ]] || continue

@@ -1,6 +1,8 @@
 package io.sluice.cli;
 
 import io.sluice.core.CheckpointView;
+import io.sluice.core.state.StateStoreProvider;
+import io.sluice.core.state.StateStoreProviders;
 import io.sluice.files.source.FileSourceLogView;
 
 import java.io.UncheckedIOException;
@@ -30,6 +32,11 @@ final class CheckpointReader {
      *                                  {@code offsets/} ({@link CheckpointView#open})
      */
     static CheckpointReport read(Path dir) {
+        return read(dir, CheckpointReader.class.getClassLoader());
+    }
+
+    /** {@link #read(Path)}, looking the state store up on {@code loader} (for its row counts). */
+    static CheckpointReport read(Path dir, ClassLoader loader) {
         CheckpointView view = CheckpointView.open(dir);
         Map<Long, CheckpointView.Batch> byId = new TreeMap<>();
         view.batches().forEach(b -> byId.put(b.batchId(), b));
@@ -72,8 +79,15 @@ final class CheckpointReader {
             batches.add(new CheckpointReport.Batch(id, b.committed(), b.offsets().batchTimestampMs(), sources, null));
         }
         Long rerun = view.rerunBatchId().isPresent() ? view.rerunBatchId().getAsLong() : null;
-        return new CheckpointReport(view.path().toString(), view.queryId().orElse(null), view.metadataProblem().orElse(null),
-                batches, rerun);
+        // The store the query runs with: pinned in the offset log's conf, as the engine reads it back.
+        String store = StateStoreProviders.DEFAULT;
+        for (CheckpointView.Batch b : view.batches()) {
+            if (b.offsets() != null && b.offsets().conf().containsKey(StateStoreProvider.PROVIDER_CLASS_KEY)) {
+                store = b.offsets().conf().get(StateStoreProvider.PROVIDER_CLASS_KEY);
+            }
+        }
+        return new CheckpointReport(view.path().toString(), view.queryId().orElse(null),
+                view.metadataProblem().orElse(null), batches, rerun, StateReader.read(view.path(), store, loader));
     }
 
     /** A source folder's file source log, or empty when it cannot be listed. */

@@ -19,8 +19,10 @@ import java.util.List;
  * @param metadataProblem why {@code metadata} could not be read, or null
  * @param batches         every batch in {@code offsets/}, ascending
  * @param rerunBatch      the newest logged batch when it has no commit (a restart re-runs it), else null
+ * @param state           each stateful operator's state ({@code state/<id>/}), by id; empty for a stateless query
  */
-record CheckpointReport(String dir, String queryId, String metadataProblem, List<Batch> batches, Long rerunBatch) {
+record CheckpointReport(String dir, String queryId, String metadataProblem, List<Batch> batches, Long rerunBatch,
+                        List<StateOperator> state) {
 
     /** Where a source's range in a batch starts. */
     enum Start {
@@ -47,7 +49,27 @@ record CheckpointReport(String dir, String queryId, String metadataProblem, List
     record SourceRange(int index, Start startKind, String start, String end, List<String> files) {
     }
 
-    /** The text rendering: one block per batch, then the batch a restart would re-run. */
+    /**
+     * A stateful operator's state on disk.
+     *
+     * @param name          its {@code operatorName} ({@code stateStoreSave}, {@code dedupe}...), or null when
+     *                      {@code _metadata/metadata} cannot be read ({@code problem} says why)
+     * @param numPartitions the state partitions its metadata declares, or null
+     * @param store         the state store the query runs with (the offset log's providerClass, else the default)
+     * @param version       the latest committed version, the highest of its partitions' (batch N commits N + 1)
+     * @param files         files under {@code state/<id>/}, its {@code _metadata} included
+     * @param bytes         their bytes
+     * @param rows          the rows of the latest versions, summed, when the store tells every partition's; else null
+     */
+    record StateOperator(int id, String name, Integer numPartitions, String store, long version, long files,
+                         long bytes, Long rows, List<StatePartition> partitions, String problem) {
+    }
+
+    /** One partition folder {@code state/<op>/<partition>/}; {@code rows} null when the store cannot tell them. */
+    record StatePartition(int partition, long version, long files, long bytes, Long rows) {
+    }
+
+    /** The text rendering: one block per batch, then the batch a restart would re-run, then the state. */
     String text() {
         StringBuilder sb = new StringBuilder();
         sb.append("Checkpoint: ").append(dir).append('\n');
@@ -82,7 +104,29 @@ record CheckpointReport(String dir, String queryId, String metadataProblem, List
             }
         }
         sb.append("Batch a restart re-runs: ").append(rerunBatch != null ? rerunBatch : "none").append('\n');
+        if (!state.isEmpty()) {
+            sb.append("State: ").append(state.size()).append(state.size() == 1 ? " operator" : " operators")
+                    .append(", store ").append(state.get(0).store()).append('\n');
+        }
+        for (StateOperator op : state) {
+            sb.append("  operator ").append(op.id()).append(" (").append(op.name() != null ? op.name() : "unknown")
+                    .append("): ").append(op.partitions().size()).append(" partitions, version ").append(op.version())
+                    .append(", ").append(op.files()).append(" files, ").append(op.bytes()).append(" bytes, ")
+                    .append(rows(op.rows())).append('\n');
+            if (op.problem() != null) {
+                sb.append("    ").append(op.problem()).append('\n');
+            }
+            for (StatePartition p : op.partitions()) {
+                sb.append("    partition ").append(p.partition()).append(": version ").append(p.version())
+                        .append(", ").append(p.files()).append(" files, ").append(p.bytes()).append(" bytes, ")
+                        .append(rows(p.rows())).append('\n');
+            }
+        }
         return sb.toString();
+    }
+
+    private static String rows(Long rows) {
+        return rows == null ? "rows unknown" : rows + (rows == 1 ? " row" : " rows");
     }
 
     private static String startText(Batch b, SourceRange s) {
@@ -96,7 +140,9 @@ record CheckpointReport(String dir, String queryId, String metadataProblem, List
     /**
      * The JSON rendering, indented:
      * {@code {"checkpoint", "queryId", "metadataProblem"?, "batches":[{"batchId", "committed", "timestampMs",
-     * "sources":[{"index", "startKind", "start", "end", "files"?}], "problem"?}], "rerunBatch"}}. Offsets are
+     * "sources":[{"index", "startKind", "start", "end", "files"?}], "problem"?}], "rerunBatch", "state":[{"operatorId",
+     * "operatorName", "numPartitions", "store", "version", "files", "bytes", "rows", "problem"?, "partitions":
+     * [{"partition", "version", "files", "bytes", "rows"}]}]}}. Offsets are
      * embedded as JSON values; {@code startKind} is {@code initial}, {@code previousBatch} or {@code unknown};
      * absent values are null.
      */
@@ -135,6 +181,30 @@ record CheckpointReport(String dir, String queryId, String metadataProblem, List
             }
         }
         root.put("rerunBatch", rerunBatch);
+        ArrayNode ops = root.putArray("state");
+        for (StateOperator op : state) {
+            ObjectNode on = ops.addObject();
+            on.put("operatorId", op.id());
+            on.put("operatorName", op.name());
+            on.put("numPartitions", op.numPartitions());
+            on.put("store", op.store());
+            on.put("version", op.version());
+            on.put("files", op.files());
+            on.put("bytes", op.bytes());
+            on.put("rows", op.rows());
+            if (op.problem() != null) {
+                on.put("problem", op.problem());
+            }
+            ArrayNode parts = on.putArray("partitions");
+            for (StatePartition p : op.partitions()) {
+                ObjectNode pn = parts.addObject();
+                pn.put("partition", p.partition());
+                pn.put("version", p.version());
+                pn.put("files", p.files());
+                pn.put("bytes", p.bytes());
+                pn.put("rows", p.rows());
+            }
+        }
         try {
             return mapper.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

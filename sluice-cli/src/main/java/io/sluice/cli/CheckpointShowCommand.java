@@ -26,7 +26,8 @@ import java.util.stream.Stream;
 
 /**
  * {@code sluice checkpoint show DIR [--json]}: the query id, each retained batch with its offsets per source and
- * whether it committed, the files a file source read, and the batch a restart would re-run. Reads without the
+ * whether it committed, the files a file source read, the batch a restart would re-run, and each stateful
+ * operator's state size. Reads without the
  * checkpoint's lock and changes nothing, so it is safe beside a running query.
  *
  * <p>A checkpoint on an object store ({@code s3a://lake/chk}, with the module sluice-s3 among the plugins) is
@@ -36,7 +37,8 @@ import java.util.stream.Stream;
  */
 @Command(name = "show", mixinStandardHelpOptions = true,
         description = {"Shows a checkpoint: the query id, each retained batch (its offsets per source, whether it "
-                + "committed, the files a file source read) and the batch a restart would re-run.",
+                + "committed, the files a file source read), the batch a restart would re-run and each stateful "
+                + "operator's state (partitions, latest version, files, bytes, rows).",
                 "Reads only; safe while the query runs."})
 final class CheckpointShowCommand implements Callable<Integer> {
 
@@ -59,7 +61,12 @@ final class CheckpointShowCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         CheckpointReport report;
         if (Storages.isLocal(dir)) {
-            report = CheckpointReader.read(CliPaths.local(spec, "DIR", dir));
+            Path local = CliPaths.local(spec, "DIR", dir);
+            // The built plugins too: the RocksDB store (a plugin) tells its partitions' rows.
+            ClassLoader own = CheckpointShowCommand.class.getClassLoader();
+            try (PluginLoader plugins = Plugins.loader(null, Plugins.builtFolder(), own).orElse(null)) {
+                report = CheckpointReader.read(local, plugins != null ? plugins : own);
+            }
         } else {
             report = readStored();
         }
@@ -127,8 +134,9 @@ final class CheckpointShowCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(e.getMessage().replace(tmp.toString(), dir), e);
             }
+            // Operator state is not copied (its files may be large): shown for a local checkpoint only.
             return new CheckpointReport(dir, local.queryId(), local.metadataProblem(), local.batches(),
-                    local.rerunBatch());
+                    local.rerunBatch(), local.state());
         } finally {
             try (Stream<Path> all = Files.walk(tmp)) {
                 all.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

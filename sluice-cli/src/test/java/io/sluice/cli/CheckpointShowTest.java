@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -268,5 +269,124 @@ class CheckpointShowTest {
                 + "Query id: unknown (cannot read metadata: it is not valid JSON)\n"
                 + "Batches: none logged\n"
                 + "Batch a restart re-runs: none\n");
+    }
+
+    /** Three availableNow runs of a grouped count (keys value % 3) on 2 state partitions, with the given store. */
+    private void runStatefulBatches(String store) {
+        for (int i = 0; i < 3; i++) {
+            Cli.Result r = Cli.run("run", "--source", "rate-micro-batch", "--source-option", "rowsPerBatch=6",
+                    "--source-option", "numPartitions=1", "--sql",
+                    "SELECT value % 3 AS k, count(*) AS n FROM source GROUP BY value % 3", "--output-mode", "update",
+                    "--sink", "noop", "--checkpoint", chk().toString(), "--trigger", "availableNow",
+                    "--conf", "spark.sql.shuffle.partitions=2",
+                    "--conf", "spark.sql.streaming.stateStore.providerClass=" + store);
+            assertThat(r.exitCode()).as(r.err()).isZero();
+        }
+    }
+
+    /** Files and bytes under {@code dir}, counted here independently of the command. */
+    private static long[] filesAndBytes(Path dir) throws IOException {
+        try (var files = Files.walk(dir)) {
+            List<Path> regular = files.filter(Files::isRegularFile).toList();
+            long bytes = 0;
+            for (Path f : regular) {
+                bytes += Files.size(f);
+            }
+            return new long[] {regular.size(), bytes};
+        }
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void showsEachStatefulOperatorsStateSizeWithTheInMemoryStore() throws IOException {
+        String store = "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+        runStatefulBatches(store);
+        Path op = chk().resolve("state/0");
+        // Each batch commits a version of every partition: 1.delta to 3.delta, no snapshot yet.
+        assertThat(names(op)).containsExactly("0", "1", "_metadata");
+        assertThat(names(op.resolve("0"))).containsExactly("1.delta", "2.delta", "3.delta");
+        assertThat(names(op.resolve("1"))).containsExactly("1.delta", "2.delta", "3.delta");
+        long[] all = filesAndBytes(op);
+        long[] p0 = filesAndBytes(op.resolve("0"));
+        long[] p1 = filesAndBytes(op.resolve("1"));
+        assertThat(all[0]).isEqualTo(8); // 6 deltas, _metadata/metadata and _metadata/schema
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        // The files' bytes as this state's encoding gives them (and as the folders hold them).
+        assertThat(new long[] {all[1], p0[1], p1[1]}).containsExactly(628, 261, 153);
+        // Keys 0, 1, 2: 0 and 2 hash to partition 0, 1 to partition 1 (StateCodec.partition).
+        assertThat(r.out()).endsWith("Batch a restart re-runs: none\n"
+                + "State: 1 operator, store " + store + "\n"
+                + "  operator 0 (stateStoreSave): 2 partitions, version 3, 8 files, 628 bytes, 3 rows\n"
+                + "    partition 0: version 3, 3 files, 261 bytes, 2 rows\n"
+                + "    partition 1: version 3, 3 files, 153 bytes, 1 row\n");
+
+        JsonNode state = JSON.readTree(Cli.run("checkpoint", "show", chk().toString(), "--json").out()).get("state");
+        assertThat(state).hasSize(1);
+        JsonNode o = state.get(0);
+        assertThat(o.get("operatorId").asInt()).isZero();
+        assertThat(o.get("operatorName").asText()).isEqualTo("stateStoreSave");
+        assertThat(o.get("numPartitions").asInt()).isEqualTo(2);
+        assertThat(o.get("store").asText()).isEqualTo(store);
+        assertThat(o.get("version").asLong()).isEqualTo(3);
+        assertThat(o.get("files").asLong()).isEqualTo(8);
+        assertThat(o.get("bytes").asLong()).isEqualTo(628);
+        assertThat(o.get("rows").asLong()).isEqualTo(3);
+        assertThat(o.has("problem")).isFalse();
+        assertThat(o.get("partitions")).hasSize(2);
+        JsonNode j1 = o.get("partitions").get(1);
+        assertThat(j1.get("partition").asInt()).isEqualTo(1);
+        assertThat(j1.get("version").asLong()).isEqualTo(3);
+        assertThat(j1.get("files").asLong()).isEqualTo(3);
+        assertThat(j1.get("bytes").asLong()).isEqualTo(153);
+        assertThat(j1.get("rows").asLong()).isEqualTo(1);
+    }
+
+    @Test
+    void theRocksDbStoreTellsItsRowsFromItsVersionsMetadata() throws IOException {
+        String store = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
+        runStatefulBatches(store);
+        Path op = chk().resolve("state/0");
+        assertThat(names(op.resolve("0"))).contains("1.zip", "2.zip", "3.zip", "SSTs");
+        long[] all = filesAndBytes(op);
+        long[] p0 = filesAndBytes(op.resolve("0"));
+        long[] p1 = filesAndBytes(op.resolve("1"));
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).endsWith("State: 1 operator, store " + store + "\n"
+                + "  operator 0 (stateStoreSave): 2 partitions, version 3, " + all[0] + " files, " + all[1]
+                + " bytes, 3 rows\n"
+                + "    partition 0: version 3, " + p0[0] + " files, " + p0[1] + " bytes, 2 rows\n"
+                + "    partition 1: version 3, " + p1[0] + " files, " + p1[1] + " bytes, 1 row\n");
+    }
+
+    @Test
+    void aStatelessQueryShowsNoState() throws IOException {
+        runThreeBatches();
+        JsonNode doc = JSON.readTree(Cli.run("checkpoint", "show", chk().toString(), "--json").out());
+        assertThat(doc.get("state")).isEmpty();
+        assertThat(Cli.run("checkpoint", "show", chk().toString()).out()).doesNotContain("State:");
+    }
+
+    @Test
+    void aMissingOperatorMetadataIsShownAndTheSizesStillCounted() throws IOException {
+        runStatefulBatches("org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider");
+        Files.delete(chk().resolve("state/0/_metadata/metadata"));
+        long[] all = filesAndBytes(chk().resolve("state/0"));
+
+        Cli.Result r = Cli.run("checkpoint", "show", chk().toString());
+
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.out()).contains("  operator 0 (unknown): 2 partitions, version 3, 7 files, " + all[1]
+                + " bytes, 3 rows\n    cannot read state/0/_metadata/metadata: no such file\n");
     }
 }

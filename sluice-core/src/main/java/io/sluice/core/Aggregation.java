@@ -15,6 +15,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -386,6 +387,16 @@ final class Aggregation extends StatefulOp {
         final List<HashMap<Key, Object[][]>> byPartition; // value: {keyValues, buffer}
         final int partitions;
         final long lateMicros;
+        /**
+         * The group the previous row went to: consecutive rows of a task often share their group (event time
+         * mostly in order, so the same window), and comparing the key values is far cheaper than encoding and
+         * hashing them for the map. Equal values always encode equally; a miss only takes the map path.
+         */
+        private Object[] lastKey;
+        private Object[][] lastEntry;
+        /** Per window key slot, the window struct made last, reused for the same start (then same instance). */
+        private final Row[] lastWindow = new Row[keyIndex.length];
+        private final long[] lastWindowStart = new long[keyIndex.length];
 
         AggTask(int partitions, long lateWatermarkMs) {
             this.partitions = partitions;
@@ -453,16 +464,42 @@ final class Aggregation extends StatefulOp {
                     long end = start + w.length();
                     if (start <= ts && ts < end) {
                         Object[] copy = key.clone();
-                        copy[i] = Row.withSchema(WINDOW_TYPE, instant(start), instant(end));
+                        if (lastWindow[i] == null || lastWindowStart[i] != start) {
+                            lastWindow[i] = Row.withSchema(WINDOW_TYPE, instant(start), instant(end));
+                            lastWindowStart[i] = start;
+                        }
+                        copy[i] = lastWindow[i];
                         addWindows(p, copy, i + 1);
                     }
                 }
                 return;
             }
+            if (lastEntry != null && sameKey(key, lastKey)) {
+                update(lastEntry[1], p);
+                return;
+            }
             byte[] bytes = StateCodec.encode(key);
             HashMap<Key, Object[][]> map = byPartition.get(StateCodec.partition(bytes, partitions));
             Object[][] entry = map.computeIfAbsent(new Key(bytes), k -> new Object[][]{key, newBuffer()});
+            lastKey = key;
+            lastEntry = entry;
             update(entry[1], p);
+        }
+
+        /** Whether two keys of this task hold equal values (so encode equally); the same instances compare at once. */
+        private static boolean sameKey(Object[] a, Object[] b) {
+            for (int i = 0; i < a.length; i++) {
+                Object x = a[i];
+                Object y = b[i];
+                if (x == y) {
+                    continue;
+                }
+                if (x == null || y == null || !(x instanceof byte[] bx ? y instanceof byte[] by && Arrays.equals(bx, by)
+                        : x.equals(y))) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override

@@ -189,6 +189,30 @@ final class RocksDbStatePartition implements StatePartition {
         dbVersion = -1;
     }
 
+    /**
+     * For {@link RocksDbStateStoreProvider#numRows}: {@code numKeys} of {@code <dir>/<version>.zip}'s metadata (0 for
+     * version 0), read without the database; empty when the file or the line cannot be read.
+     */
+    static java.util.OptionalLong numKeys(Path dir, long version) {
+        if (version == 0) {
+            return java.util.OptionalLong.of(0);
+        }
+        try (ZipInputStream in = new ZipInputStream(Files.newInputStream(dir.resolve(version + ".zip")))) {
+            for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
+                if (e.getName().equals(METADATA)) {
+                    List<String> lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+                    if (lines.size() >= 2 && lines.get(0).equals("v1") && lines.get(1).startsWith("numKeys=")) {
+                        return java.util.OptionalLong.of(Long.parseLong(lines.get(1).substring("numKeys=".length())));
+                    }
+                    return java.util.OptionalLong.empty();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // unreadable: unknown
+        }
+        return java.util.OptionalLong.empty();
+    }
+
     /** Extracts a version's zip into {@code into}, returning its metadata. */
     private Metadata unzip(Path zip, Path into) throws IOException {
         Metadata meta = null;

@@ -6,7 +6,9 @@ import io.sluice.core.state.StateStoreId;
 import io.sluice.core.state.StateStoreProvider;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The RocksDB state store: each partition's state in a local RocksDB instance (on disk, so state may outgrow the
@@ -26,6 +28,12 @@ public final class RocksDbStateStoreProvider implements StateStoreProvider {
     @Override
     public List<String> names() {
         return List.of(RocksDbStateStoreProvider.class.getName(), SPARK_NAME);
+    }
+
+    /** {@code numKeys} of the version's {@code N.zip} metadata: one small zip entry, whatever the state's size. */
+    @Override
+    public OptionalLong numRows(Path dir, long version) {
+        return RocksDbStatePartition.numKeys(dir, version);
     }
 
     @Override

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
@@ -87,6 +88,25 @@ final class MemoryStatePartition implements StatePartition {
         }
         open = new Store(version, new HashMap<>(base));
         return open;
+    }
+
+    /**
+     * For {@link MemoryStateStoreProvider#numRows}: the keys of {@code version} in {@code dir}, read from its files
+     * when they total at most {@code maxBytes}; empty when they are more, or missing, or unreadable.
+     */
+    static OptionalLong numRows(Path dir, long version, long maxBytes) {
+        try {
+            MemoryStatePartition p = new MemoryStatePartition(new StateStoreId(0, 0),
+                    new StateStoreConf(dir, 1, 1, Map.of()));
+            Long snap = version == 0 ? null : p.versions(".snapshot").floor(version);
+            long bytes = snap == null ? 0 : Files.size(p.file(snap, ".snapshot"));
+            for (long v = snap == null ? 1 : snap + 1; v <= version && bytes <= maxBytes; v++) {
+                bytes += Files.size(p.file(v, ".delta"));
+            }
+            return bytes > maxBytes ? OptionalLong.empty() : OptionalLong.of(p.readVersion(version).size());
+        } catch (IOException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
     }
 
     /** Reads a version from the files: the newest snapshot at or before it, then the deltas after that. */

@@ -1,7 +1,9 @@
 package io.sluice.core.state;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * The default state store: each partition's state held in a hash map, with a delta file per commit
@@ -22,6 +24,18 @@ public final class MemoryStateStoreProvider implements StateStoreProvider {
     public List<String> names() {
         return List.of(MemoryStateStoreProvider.class.getName(), SPARK_NAME);
     }
+
+    /**
+     * Counted by reading the files the version needs (the snapshot at or before it and the deltas after), when they
+     * hold at most {@value #COUNT_LIMIT_BYTES} bytes: a small state's count is cheap, a large one's is not.
+     */
+    @Override
+    public OptionalLong numRows(Path dir, long version) {
+        return MemoryStatePartition.numRows(dir, version, COUNT_LIMIT_BYTES);
+    }
+
+    /** The most bytes of files {@link #numRows} reads. */
+    static final long COUNT_LIMIT_BYTES = 16L << 20;
 
     @Override
     public StatePartition open(StateStoreId id, StateStoreConf conf) throws IOException {

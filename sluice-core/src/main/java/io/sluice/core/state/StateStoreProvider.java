@@ -1,7 +1,9 @@
 package io.sluice.core.state;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * A kind of state store, found with {@link java.util.ServiceLoader} and chosen by
@@ -33,4 +35,15 @@ public interface StateStoreProvider {
      * @throws IOException when the folder cannot be read or created
      */
     StatePartition open(StateStoreId id, StateStoreConf conf) throws IOException;
+
+    /**
+     * The rows (keys) of one partition's committed {@code version}, when this store can tell them without loading
+     * the state (for {@code sluice checkpoint show}); empty when it cannot, cheaply. Reads only, takes no lock and
+     * may run beside the query that writes {@code dir}; a file it cannot read gives empty. The default: empty.
+     *
+     * @param dir the partition's folder, {@code <checkpoint>/state/<operatorId>/<partitionId>}
+     */
+    default OptionalLong numRows(Path dir, long version) {
+        return OptionalLong.empty();
+    }
 }

@@ -170,4 +170,37 @@ class MemoryStateStoreTest {
             s1.abort();
         }
     }
+
+    @Test
+    void numRowsReadsASmallStatesFilesAndLeavesALargeOneUnknown() throws Exception {
+        Path dir = tmp.resolve("state/0/3");
+        try (StatePartition p = open(dir, 2, 100)) {
+            StateStore v0 = p.load(0);
+            v0.put(b("a"), b("1"));
+            v0.put(b("b"), b("2"));
+            v0.commit();
+            p.maintenance();
+            StateStore v1 = p.load(1);
+            v1.remove(b("a"));
+            v1.put(b("c"), b("3"));
+            v1.put(b("d"), b("4"));
+            v1.commit();
+            p.maintenance();
+            StateStore v2 = p.load(2);
+            v2.put(b("e"), b("5"));
+            v2.commit();
+            p.maintenance();
+        }
+        assertThat(files(dir)).containsExactly("1.delta", "2.delta", "2.snapshot", "3.delta");
+        StateStoreProvider provider = StateStoreProviders.find(StateStoreProviders.DEFAULT,
+                getClass().getClassLoader());
+        assertThat(provider.numRows(dir, 0)).hasValue(0);
+        assertThat(provider.numRows(dir, 1)).hasValue(2);
+        assertThat(provider.numRows(dir, 2)).hasValue(3);
+        assertThat(provider.numRows(dir, 3)).hasValue(4); // 2.snapshot and 3.delta
+        assertThat(provider.numRows(dir, 4)).isEmpty();  // no such version
+        long needed = Files.size(dir.resolve("2.snapshot")) + Files.size(dir.resolve("3.delta"));
+        assertThat(MemoryStatePartition.numRows(dir, 3, needed)).hasValue(4);
+        assertThat(MemoryStatePartition.numRows(dir, 3, needed - 1)).isEmpty();
+    }
 }
