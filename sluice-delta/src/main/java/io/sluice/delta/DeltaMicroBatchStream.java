@@ -54,6 +54,10 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
         }
     };
     private Long availableNowEnd;
+    /** The data columns as the files hold them (physical names under column mapping), from the snapshot at start. */
+    private final io.delta.kernel.types.StructType physicalData;
+    /** The column mapping mode and each column's physical name at start: a commit changing them ends the stream. */
+    private final String mappingAtStart;
 
     DeltaMicroBatchStream(DeltaTable table, DeltaSourceOptions opts, StructType schema, List<String> partitionColumns,
                           Path metadataPath) {
@@ -67,6 +71,8 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
         DeltaTable.checkReadable(s, table.dir.toString());
         this.tableId = s.getMetadata().getId();
         this.versionAtStart = s.getVersion();
+        this.physicalData = DeltaTable.physicalDataSchema(s, schema, partitionColumns);
+        this.mappingAtStart = physicalNames(s.getSchema(), DeltaTable.columnMappingMode(s).toString());
     }
 
     @Override
@@ -182,7 +188,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
 
     @Override
     public PartitionReader createReader(InputPartition partition) {
-        return new DeltaFileReader(table, (DeltaFile) partition, schema, partitionColumns);
+        return new DeltaFileReader(table, (DeltaFile) partition, schema, partitionColumns, physicalData);
     }
 
     @Override
@@ -291,7 +297,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
                         String rel = add.getString(add.getSchema().indexOf("path"));
                         files.add(new DeltaFile(fs.getPath(), rel, fs.getSize(), fs.getModificationTime(),
                                 InternalScanFileUtils.getPartitionValues(r),
-                                InternalScanFileUtils.getDeletionVectorDescriptorFromRow(r) != null));
+                                DeltaDeletionVector.of(InternalScanFileUtils.getDeletionVectorDescriptorFromRow(r))));
                     }
                 }
             }
@@ -334,11 +340,17 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
                             + "incompatible schema change and need to start your query from scratch using a new "
                             + "checkpoint directory.");
                 }
-                String mode = a.get("metaData").path("configuration").path("delta.columnMapping.mode").asText("none");
-                if (!mode.equalsIgnoreCase("none")) {
-                    throw new UnsupportedOperationException("The Delta table " + table.dir + " turned on the table "
-                            + "feature columnMapping (delta.columnMapping.mode = " + mode + ") at version " + v
-                            + ", which Sluice's Delta source does not read yet");
+                String mapping = mappingOf(a.get("metaData"));
+                if (mapping != null && !mapping.equals(mappingAtStart)) {
+                    if (!nothingTaken) {
+                        return null;
+                    }
+                    // The files after this commit name their columns otherwise than the stream reads them; a
+                    // restart reads the new layout from the snapshot it starts at.
+                    throw new IllegalStateException("[DELTA_STREAMING_INCOMPATIBLE_SCHEMA_CHANGE] The Delta table "
+                            + table.dir + " changed its column mapping at version " + v + " (from " + mappingAtStart
+                            + " to " + mapping + "): the stream reads the data files by the column names it started "
+                            + "with. Please restart the query: it reads the table's new column mapping.");
                 }
             } else if (a.has("add")) {
                 JsonNode add = a.get("add");
@@ -346,7 +358,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
                     String rel = add.get("path").asText();
                     adds.add(new DeltaFile(absolute(rel), rel, add.path("size").asLong(),
                             add.path("modificationTime").asLong(), DeltaLogFiles.partitionValues(add),
-                            add.hasNonNull("deletionVector")));
+                            DeltaDeletionVector.of(add.get("deletionVector"))));
                 }
             } else if (a.has("remove")) {
                 JsonNode rm = a.get("remove");
@@ -410,6 +422,27 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
             readSchemaText = schema.simpleString();
         }
         return readSchemaText;
+    }
+
+    /** The column mapping mode and the top-level columns' physical names, as one comparable text. */
+    private static String physicalNames(io.delta.kernel.types.StructType schema, String mode) {
+        StringBuilder sb = new StringBuilder(mode.toLowerCase(java.util.Locale.ROOT)).append(':');
+        if (!mode.equalsIgnoreCase("none")) {
+            for (io.delta.kernel.types.StructField f : schema.fields()) {
+                sb.append(f.getName()).append('=').append(
+                        io.delta.kernel.internal.util.ColumnMapping.getPhysicalName(f)).append(';');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String mappingOf(JsonNode metaData) {
+        String s = metaData.path("schemaString").asText(null);
+        if (s == null) {
+            return null;
+        }
+        String mode = metaData.path("configuration").path("delta.columnMapping.mode").asText("none");
+        return physicalNames(DataTypeJsonSerDe.deserializeStructType(s), mode);
     }
 
     private static String schemaOf(JsonNode metaData) {

@@ -6,23 +6,22 @@ import io.delta.kernel.defaults.engine.DefaultEngine;
 import io.delta.kernel.engine.Engine;
 import io.delta.kernel.exceptions.TableNotFoundException;
 import io.delta.kernel.internal.SnapshotImpl;
-import io.delta.kernel.internal.actions.Metadata;
 import io.delta.kernel.internal.actions.Protocol;
+import io.delta.kernel.internal.util.ColumnMapping;
 import org.apache.hadoop.conf.Configuration;
 
 import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /** A Delta table on the local file system, opened through Kernel's default engine. */
 final class DeltaTable {
 
-    /** Reader features this source reads as Kernel 4.0's default engine does without extra work. */
+    /** Reader features this source reads (column mapping and deletion vectors as Kernel 4.0's scan applies them). */
     private static final Set<String> READ_FEATURES_SUPPORTED = Set.of("timestampNtz", "v2Checkpoint",
-            "vacuumProtocolCheck");
+            "vacuumProtocolCheck", "columnMapping", "deletionVectors");
 
     final Path dir;
     final String uri;
@@ -102,23 +101,55 @@ final class DeltaTable {
     }
 
     /**
-     * Fails, naming the table feature, when reading this table needs something the source does not do: column
-     * mapping (the source reads data files by their logical column names), or a reader feature unknown here.
+     * Fails, naming the table feature, when reading this table needs a reader feature the source does not apply.
+     * Column mapping (modes name and id) and deletion vectors are read as Kernel reads them: the data files by
+     * their physical column names (or Parquet field ids), and each file's deletion vector applied to its rows.
      */
     static void checkReadable(SnapshotImpl s, String where) {
-        Metadata m = s.getMetadata();
-        String mode = m.getConfiguration().getOrDefault("delta.columnMapping.mode", "none");
-        if (!mode.toLowerCase(Locale.ROOT).equals("none")) {
-            throw new UnsupportedOperationException("The Delta table " + where + " uses the table feature "
-                    + "columnMapping (delta.columnMapping.mode = " + mode + "), which Sluice's Delta source does not "
-                    + "read yet");
-        }
         Protocol p = s.getProtocol();
         for (String f : p.getReaderFeatures()) {
-            if (!f.equals("columnMapping") && !f.equals("deletionVectors") && !READ_FEATURES_SUPPORTED.contains(f)) {
+            if (!READ_FEATURES_SUPPORTED.contains(f)) {
                 throw new UnsupportedOperationException("The Delta table " + where + " uses the reader table "
-                        + "feature " + f + ", which Sluice's Delta source does not read");
+                        + "feature " + f + ", which Sluice's Delta source does not read (it reads "
+                        + READ_FEATURES_SUPPORTED.stream().sorted().toList() + ")");
             }
         }
     }
+
+    /** The table's column mapping mode at this snapshot (none, name or id). */
+    static ColumnMapping.ColumnMappingMode columnMappingMode(SnapshotImpl s) {
+        return ColumnMapping.getColumnMappingMode(s.getMetadata().getConfiguration());
+    }
+
+    /**
+     * The schema to ask Kernel's Parquet reader for, for the data (non-partition) columns of {@code schema} in its
+     * order: the snapshot's fields with their physical names and field ids under column mapping (Kernel's
+     * ColumnMapping.convertToPhysicalSchema, as its own scan does), the logical fields otherwise.
+     */
+    static io.delta.kernel.types.StructType physicalDataSchema(SnapshotImpl s, io.sluice.api.types.StructType schema,
+                                                               java.util.List<String> partitionColumns) {
+        io.delta.kernel.types.StructType full = s.getSchema();
+        io.delta.kernel.types.StructType logical = new io.delta.kernel.types.StructType();
+        java.util.List<io.sluice.api.types.StructField> data = new java.util.ArrayList<>();
+        for (io.sluice.api.types.StructField f : schema.fields()) {
+            if (partitionColumns.stream().anyMatch(c -> c.equalsIgnoreCase(f.name()))) {
+                continue;
+            }
+            data.add(f);
+            io.delta.kernel.types.StructField k = full.fields().stream()
+                    .filter(x -> x.getName().equalsIgnoreCase(f.name())).findFirst().orElse(null);
+            if (k == null) {
+                // Not in the snapshot (a schema the stream started with before a column was dropped): the reader
+                // fills it with nulls, as for a file that lacks it.
+                k = new io.delta.kernel.types.StructField(f.name(), DeltaTypes.toKernel(f.dataType(), true), true);
+            }
+            logical = logical.add(k);
+        }
+        ColumnMapping.ColumnMappingMode mode = columnMappingMode(s);
+        if (!ColumnMapping.isColumnMappingModeEnabled(mode)) {
+            return DeltaTypes.toKernel(new io.sluice.api.types.StructType(data), true);
+        }
+        return ColumnMapping.convertToPhysicalSchema(logical, full, mode);
+    }
+
 }
