@@ -66,9 +66,9 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
         this.schema = schema;
         this.partitionColumns = partitionColumns;
         this.metadataPath = metadataPath;
-        this.log = new DeltaLogFiles(table.dir);
+        this.log = new DeltaLogFiles(table);
         SnapshotImpl s = table.latestOrFail();
-        DeltaTable.checkReadable(s, table.dir.toString());
+        DeltaTable.checkReadable(s, table.where);
         this.tableId = s.getMetadata().getId();
         this.versionAtStart = s.getVersion();
         this.physicalData = DeltaTable.physicalDataSchema(s, schema, partitionColumns);
@@ -122,7 +122,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
             }
             throw new IllegalArgumentException("[DELTA_TIMESTAMP_GREATER_THAN_COMMIT] The provided timestamp ("
                     + opts.startingTimestampText() + ") is after the latest version available to this table ("
-                    + table.dir + "). Please use a timestamp before or at "
+                    + table.where + "). Please use a timestamp before or at "
                     + (last == null ? "-" : Instant.ofEpochMilli(last)) + ".");
         }
         return new DeltaSourceOffset(tableId, versionAtStart, DeltaSourceOffset.BASE_INDEX, true);
@@ -193,6 +193,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
 
     @Override
     public void stop() {
+        table.close();
     }
 
     @Override
@@ -283,7 +284,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
             s = table.at(version);
         } catch (RuntimeException e) {
             throw new IllegalStateException("[DELTA_LOG_FILE_NOT_FOUND_FOR_STREAMING_SOURCE] File "
-                    + log.commitFile(version) + " not found: the stream's initial snapshot at version " + version
+                    + log.commitLocation(version) + " not found: the stream's initial snapshot at version " + version
                     + " can no longer be read. Restart the query with a new checkpoint location.", e);
         }
         List<DeltaFile> files = new ArrayList<>();
@@ -348,7 +349,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
                     // The files after this commit name their columns otherwise than the stream reads them; a
                     // restart reads the new layout from the snapshot it starts at.
                     throw new IllegalStateException("[DELTA_STREAMING_INCOMPATIBLE_SCHEMA_CHANGE] The Delta table "
-                            + table.dir + " changed its column mapping at version " + v + " (from " + mappingAtStart
+                            + table.where + " changed its column mapping at version " + v + " (from " + mappingAtStart
                             + " to " + mapping + "): the stream reads the data files by the column names it started "
                             + "with. Please restart the query: it reads the table's new column mapping.");
                 }
@@ -399,7 +400,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
 
     /** The table's path as delta-spark prints it (Hadoop's form: {@code file:/tmp/t}). */
     private String dataPath() {
-        return "file:" + table.dir;
+        return table.dir != null ? "file:" + table.dir : table.uri;
     }
 
     /** A commit's operation as delta-spark 4.0 prints it: {@code DELETE (Map(predicate -> ["(id = 1)"]))}. */
@@ -457,7 +458,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
             return (p.isAbsolute() ? p : new org.apache.hadoop.fs.Path(new org.apache.hadoop.fs.Path(table.uri), p))
                     .toString();
         } catch (URISyntaxException e) {
-            throw new IllegalStateException("A data file path of " + table.dir + " is not a URI: " + rel, e);
+            throw new IllegalStateException("A data file path of " + table.where + " is not a URI: " + rel, e);
         }
     }
 }

@@ -10,33 +10,96 @@ import io.delta.kernel.internal.actions.Protocol;
 import io.delta.kernel.internal.util.ColumnMapping;
 import org.apache.hadoop.conf.Configuration;
 
+import io.sluice.api.io.Storage;
+import io.sluice.api.io.Storages;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** A Delta table on the local file system, opened through Kernel's default engine. */
-final class DeltaTable {
+/**
+ * A Delta table on the local file system (Kernel's default engine on Hadoop's local file system) or on an object
+ * store (the default engine on {@link DeltaStorageFileIO}, over Sluice's Storage).
+ */
+final class DeltaTable implements AutoCloseable {
 
     /** Reader features this source reads (column mapping and deletion vectors as Kernel 4.0's scan applies them). */
     private static final Set<String> READ_FEATURES_SUPPORTED = Set.of("timestampNtz", "v2Checkpoint",
             "vacuumProtocolCheck", "columnMapping", "deletionVectors");
 
+    /** The table's folder for a local table; null for one on an object store. */
     final Path dir;
+    /** The table's location as Kernel takes it: a {@code file:} URI, or {@code s3a://bucket/path}. */
     final String uri;
+    /** How messages name the table: the local folder, or the URI. */
+    final String where;
+    /** The object store a remote table is on (closed with the table); null for a local table. */
+    final Storage storage;
     final Engine engine;
     final Table table;
 
     private DeltaTable(Path dir) {
         this.dir = dir;
         this.uri = dir.toUri().toString();
+        this.where = dir.toString();
+        this.storage = null;
         this.engine = DefaultEngine.create(hadoopConf());
         this.table = Table.forPath(engine, uri);
     }
 
+    private DeltaTable(String uri, Storage storage, Map<String, String> conf) {
+        this.dir = null;
+        this.uri = uri;
+        this.where = uri;
+        this.storage = storage;
+        this.engine = DefaultEngine.create(new DeltaStorageFileIO(storage, conf));
+        this.table = Table.forPath(engine, uri);
+    }
+
     static DeltaTable open(String path) {
+        return open(path, Map.of());
+    }
+
+    /**
+     * A local table (a path or {@code file:} URI) through Hadoop's local file system, or a table on an object store
+     * ({@code s3a://}, {@code s3://}) through Sluice's Storage for that scheme.
+     *
+     * @param conf the storage settings ({@code fs.s3a.*}): the engine's, then the source's or sink's options
+     */
+    static DeltaTable open(String path, Map<String, String> conf) {
+        if (isRemote(path)) {
+            String uri = path.trim().replaceAll("/+$", "");
+            try {
+                return new DeltaTable(uri, Storages.of(uri, conf), conf);
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot open the storage of the Delta table " + uri + ": "
+                        + e.getMessage(), e);
+            }
+        }
         return new DeltaTable(localPath(path));
+    }
+
+    /** True for a table on an object store: a URI with a scheme other than {@code file}. */
+    static boolean isRemote(String path) {
+        String p = path.trim();
+        return p.matches("^[A-Za-z][A-Za-z0-9+.-]+://.*") && !p.regionMatches(true, 0, "file:", 0, 5);
+    }
+
+    /** Releases the object store's client of a remote table. */
+    @Override
+    public void close() {
+        if (storage != null) {
+            try {
+                storage.close();
+            } catch (IOException e) {
+                // Only connections are released: nothing is lost.
+            }
+        }
     }
 
     static Path localPath(String path) {
@@ -45,8 +108,7 @@ final class DeltaTable {
             return Paths.get(URI.create(p)).toAbsolutePath().normalize();
         }
         if (p.matches("^[A-Za-z][A-Za-z0-9+.-]+://.*")) {
-            throw new IllegalArgumentException("Delta tables are read and written on local paths and file: URIs only "
-                    + "for now; '" + path + "' names another file system");
+            throw new IllegalArgumentException("'" + path + "' is not a local path");
         }
         return Paths.get(p).toAbsolutePath().normalize();
     }
@@ -92,7 +154,7 @@ final class DeltaTable {
     }
 
     SnapshotImpl latestOrFail() {
-        return latest().orElseThrow(() -> new IllegalArgumentException("[DELTA_TABLE_NOT_FOUND] `" + dir
+        return latest().orElseThrow(() -> new IllegalArgumentException("[DELTA_TABLE_NOT_FOUND] `" + where
                 + "` is not a Delta table (no _delta_log with a commit in it)"));
     }
 
