@@ -103,9 +103,17 @@ final class DeltaStorageFileIO implements FileIO {
     @Override
     public InputFile newInputFile(String path, long fileSize) {
         return new InputFile() {
+            // Kernel gives size 0 for a file it has not listed (_last_checkpoint): then the size is looked up, and
+            // a missing file is FileNotFoundException, which Kernel takes for "no checkpoint" (anything else it
+            // retries three times, a second apart).
+            private long size = fileSize > 0 ? fileSize : -1;
+
             @Override
-            public long length() {
-                return fileSize;
+            public long length() throws IOException {
+                if (size < 0) {
+                    size = getFileStatus(path).getSize();
+                }
+                return size;
             }
 
             @Override
@@ -114,8 +122,8 @@ final class DeltaStorageFileIO implements FileIO {
             }
 
             @Override
-            public SeekableInputStream newStream() {
-                return new Seekable(storage, path, fileSize);
+            public SeekableInputStream newStream() throws IOException {
+                return new Seekable(storage, path, length());
             }
         };
     }

