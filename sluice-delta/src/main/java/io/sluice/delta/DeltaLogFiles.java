@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The commit files of a table's {@code _delta_log} on the local file system: which versions exist and the actions of
+ * The commit files of a table's {@code _delta_log}, on the local file system or an object store: which versions exist and the actions of
  * one commit. Kernel 4.0 has no public API for one commit's actions (4.1's TableManager.loadCommitRange), and the
  * commit JSON is the protocol's stable part, so the source reads it directly; snapshots come from Kernel.
  */
@@ -29,9 +29,25 @@ final class DeltaLogFiles {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path logDir;
+    /** For a table on an object store: its storage and {@code <table>/_delta_log/}; null for a local table. */
+    private final io.sluice.api.io.Storage storage;
+    private final String logUri;
 
     DeltaLogFiles(Path tableDir) {
         this.logDir = tableDir.resolve("_delta_log");
+        this.storage = null;
+        this.logUri = null;
+    }
+
+    DeltaLogFiles(DeltaTable table) {
+        this.logDir = table.dir == null ? null : table.dir.resolve("_delta_log");
+        this.storage = table.storage;
+        this.logUri = table.uri.replaceAll("/+$", "") + "/_delta_log/";
+    }
+
+    /** The commit file of a version, as messages name it. */
+    String commitLocation(long version) {
+        return storage == null ? commitFile(version).toString() : logUri + String.format("%020d.json", version);
     }
 
     Path logDir() {
@@ -41,6 +57,20 @@ final class DeltaLogFiles {
     /** Commit versions present, with each commit file's modification time (ms), in version order. */
     TreeMap<Long, Long> versions() {
         TreeMap<Long, Long> out = new TreeMap<>();
+        if (storage != null) {
+            try {
+                storage.list(logUri, null, o -> {
+                    Matcher m = COMMIT.matcher(o.uri().substring(logUri.length()));
+                    if (m.matches()) {
+                        out.put(Long.parseLong(m.group(1)), o.lastModified());
+                    }
+                    return true;
+                });
+            } catch (IOException e) {
+                throw new UncheckedIOException("Cannot list " + logUri, e);
+            }
+            return out;
+        }
         if (!Files.isDirectory(logDir)) {
             return out;
         }
@@ -61,9 +91,6 @@ final class DeltaLogFiles {
         return out;
     }
 
-    boolean exists(long version) {
-        return Files.exists(commitFile(version));
-    }
 
     Path commitFile(long version) {
         return logDir.resolve(String.format("%020d.json", version));
@@ -72,7 +99,10 @@ final class DeltaLogFiles {
     /** One commit's actions in log order; empty when the file does not exist. */
     List<JsonNode> actions(long version) {
         List<JsonNode> out = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(commitFile(version), StandardCharsets.UTF_8)) {
+        try (BufferedReader r = storage != null
+                ? new BufferedReader(new java.io.InputStreamReader(storage.open(commitLocation(version), null),
+                        StandardCharsets.UTF_8))
+                : Files.newBufferedReader(commitFile(version), StandardCharsets.UTF_8)) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 if (!line.isBlank()) {
                     out.add(JSON.readTree(line));
@@ -81,7 +111,7 @@ final class DeltaLogFiles {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + commitFile(version), e);
+            throw new UncheckedIOException("Cannot read " + commitLocation(version), e);
         }
         return out;
     }

@@ -54,6 +54,10 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
         }
     };
     private Long availableNowEnd;
+    /** The data columns as the files hold them (physical names under column mapping), from the snapshot at start. */
+    private final io.delta.kernel.types.StructType physicalData;
+    /** The column mapping mode and each column's physical name at start: a commit changing them ends the stream. */
+    private final String mappingAtStart;
 
     DeltaMicroBatchStream(DeltaTable table, DeltaSourceOptions opts, StructType schema, List<String> partitionColumns,
                           Path metadataPath) {
@@ -62,11 +66,13 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
         this.schema = schema;
         this.partitionColumns = partitionColumns;
         this.metadataPath = metadataPath;
-        this.log = new DeltaLogFiles(table.dir);
+        this.log = new DeltaLogFiles(table);
         SnapshotImpl s = table.latestOrFail();
-        DeltaTable.checkReadable(s, table.dir.toString());
+        DeltaTable.checkReadable(s, table.where);
         this.tableId = s.getMetadata().getId();
         this.versionAtStart = s.getVersion();
+        this.physicalData = DeltaTable.physicalDataSchema(s, schema, partitionColumns);
+        this.mappingAtStart = physicalNames(s.getSchema(), DeltaTable.columnMappingMode(s).toString());
     }
 
     @Override
@@ -116,7 +122,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
             }
             throw new IllegalArgumentException("[DELTA_TIMESTAMP_GREATER_THAN_COMMIT] The provided timestamp ("
                     + opts.startingTimestampText() + ") is after the latest version available to this table ("
-                    + table.dir + "). Please use a timestamp before or at "
+                    + table.where + "). Please use a timestamp before or at "
                     + (last == null ? "-" : Instant.ofEpochMilli(last)) + ".");
         }
         return new DeltaSourceOffset(tableId, versionAtStart, DeltaSourceOffset.BASE_INDEX, true);
@@ -182,11 +188,12 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
 
     @Override
     public PartitionReader createReader(InputPartition partition) {
-        return new DeltaFileReader(table, (DeltaFile) partition, schema, partitionColumns);
+        return new DeltaFileReader(table, (DeltaFile) partition, schema, partitionColumns, physicalData);
     }
 
     @Override
     public void stop() {
+        table.close();
     }
 
     @Override
@@ -277,7 +284,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
             s = table.at(version);
         } catch (RuntimeException e) {
             throw new IllegalStateException("[DELTA_LOG_FILE_NOT_FOUND_FOR_STREAMING_SOURCE] File "
-                    + log.commitFile(version) + " not found: the stream's initial snapshot at version " + version
+                    + log.commitLocation(version) + " not found: the stream's initial snapshot at version " + version
                     + " can no longer be read. Restart the query with a new checkpoint location.", e);
         }
         List<DeltaFile> files = new ArrayList<>();
@@ -291,7 +298,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
                         String rel = add.getString(add.getSchema().indexOf("path"));
                         files.add(new DeltaFile(fs.getPath(), rel, fs.getSize(), fs.getModificationTime(),
                                 InternalScanFileUtils.getPartitionValues(r),
-                                InternalScanFileUtils.getDeletionVectorDescriptorFromRow(r) != null));
+                                DeltaDeletionVector.of(InternalScanFileUtils.getDeletionVectorDescriptorFromRow(r))));
                     }
                 }
             }
@@ -334,11 +341,17 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
                             + "incompatible schema change and need to start your query from scratch using a new "
                             + "checkpoint directory.");
                 }
-                String mode = a.get("metaData").path("configuration").path("delta.columnMapping.mode").asText("none");
-                if (!mode.equalsIgnoreCase("none")) {
-                    throw new UnsupportedOperationException("The Delta table " + table.dir + " turned on the table "
-                            + "feature columnMapping (delta.columnMapping.mode = " + mode + ") at version " + v
-                            + ", which Sluice's Delta source does not read yet");
+                String mapping = mappingOf(a.get("metaData"));
+                if (mapping != null && !mapping.equals(mappingAtStart)) {
+                    if (!nothingTaken) {
+                        return null;
+                    }
+                    // The files after this commit name their columns otherwise than the stream reads them; a
+                    // restart reads the new layout from the snapshot it starts at.
+                    throw new IllegalStateException("[DELTA_STREAMING_INCOMPATIBLE_SCHEMA_CHANGE] The Delta table "
+                            + table.where + " changed its column mapping at version " + v + " (from " + mappingAtStart
+                            + " to " + mapping + "): the stream reads the data files by the column names it started "
+                            + "with. Please restart the query: it reads the table's new column mapping.");
                 }
             } else if (a.has("add")) {
                 JsonNode add = a.get("add");
@@ -346,7 +359,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
                     String rel = add.get("path").asText();
                     adds.add(new DeltaFile(absolute(rel), rel, add.path("size").asLong(),
                             add.path("modificationTime").asLong(), DeltaLogFiles.partitionValues(add),
-                            add.hasNonNull("deletionVector")));
+                            DeltaDeletionVector.of(add.get("deletionVector"))));
                 }
             } else if (a.has("remove")) {
                 JsonNode rm = a.get("remove");
@@ -387,7 +400,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
 
     /** The table's path as delta-spark prints it (Hadoop's form: {@code file:/tmp/t}). */
     private String dataPath() {
-        return "file:" + table.dir;
+        return table.dir != null ? "file:" + table.dir : table.uri;
     }
 
     /** A commit's operation as delta-spark 4.0 prints it: {@code DELETE (Map(predicate -> ["(id = 1)"]))}. */
@@ -412,6 +425,27 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
         return readSchemaText;
     }
 
+    /** The column mapping mode and the top-level columns' physical names, as one comparable text. */
+    private static String physicalNames(io.delta.kernel.types.StructType schema, String mode) {
+        StringBuilder sb = new StringBuilder(mode.toLowerCase(java.util.Locale.ROOT)).append(':');
+        if (!mode.equalsIgnoreCase("none")) {
+            for (io.delta.kernel.types.StructField f : schema.fields()) {
+                sb.append(f.getName()).append('=').append(
+                        io.delta.kernel.internal.util.ColumnMapping.getPhysicalName(f)).append(';');
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String mappingOf(JsonNode metaData) {
+        String s = metaData.path("schemaString").asText(null);
+        if (s == null) {
+            return null;
+        }
+        String mode = metaData.path("configuration").path("delta.columnMapping.mode").asText("none");
+        return physicalNames(DataTypeJsonSerDe.deserializeStructType(s), mode);
+    }
+
     private static String schemaOf(JsonNode metaData) {
         String s = metaData.path("schemaString").asText(null);
         return s == null ? null : DeltaTypes.toSluice(DataTypeJsonSerDe.deserializeStructType(s)).simpleString();
@@ -424,7 +458,7 @@ final class DeltaMicroBatchStream implements SupportsTriggerAvailableNow {
             return (p.isAbsolute() ? p : new org.apache.hadoop.fs.Path(new org.apache.hadoop.fs.Path(table.uri), p))
                     .toString();
         } catch (URISyntaxException e) {
-            throw new IllegalStateException("A data file path of " + table.dir + " is not a URI: " + rel, e);
+            throw new IllegalStateException("A data file path of " + table.where + " is not a URI: " + rel, e);
         }
     }
 }

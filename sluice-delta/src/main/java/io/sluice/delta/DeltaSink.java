@@ -92,17 +92,17 @@ final class DeltaSink implements Sink {
             Optional<Long> done = s.getLatestTransactionVersion(table.engine, appId);
             if (done.isPresent() && done.get() >= batchId) {
                 LOG.info("Batch {} of query {} is already in the Delta table {} (its txn version is {}): skipped",
-                        batchId, appId, table.dir, done.get());
+                        batchId, appId, table.where, done.get());
                 return BatchWriter.discarding(0);
             }
             StructType tableSchema = DeltaTypes.toSluice(s.getSchema());
             if (!tableSchema.simpleString().equals(schema.simpleString())) {
                 throw new IllegalStateException("[DELTA_FAILED_TO_MERGE_FIELDS] A schema mismatch detected when "
-                        + "writing to the Delta table " + table.dir + ".\nTable schema: " + tableSchema.toDDL()
+                        + "writing to the Delta table " + table.where + ".\nTable schema: " + tableSchema.toDDL()
                         + "\nData schema: " + schema.toDDL() + "\nSluice does not merge schemas (mergeSchema) yet.");
             }
             if (!partitionBy.isEmpty() && !lower(partitionBy).equals(lower(s.getPartitionColumnNames()))) {
-                throw new IllegalStateException("[DELTA_PARTITION_COLUMN_MISMATCH] The Delta table " + table.dir
+                throw new IllegalStateException("[DELTA_PARTITION_COLUMN_MISMATCH] The Delta table " + table.where
                         + " is partitioned by " + s.getPartitionColumnNames() + ", not by " + partitionBy);
             }
         }
@@ -115,7 +115,7 @@ final class DeltaSink implements Sink {
         try {
             txn = b.build(table.engine);
         } catch (ConcurrentTransactionException e) {
-            LOG.info("Batch {} of query {} is already in the Delta table {}: skipped", batchId, appId, table.dir);
+            LOG.info("Batch {} of query {} is already in the Delta table {}: skipped", batchId, appId, table.where);
             return BatchWriter.discarding(0);
         }
         return new Batch(batchId, txn, complete ? existing.map(this::removeAll).orElse(List.of()) : List.of());
@@ -148,6 +148,11 @@ final class DeltaSink implements Sink {
     @Override
     public String description() {
         return "DeltaSink[" + table.uri + "]";
+    }
+
+    @Override
+    public void close() {
+        table.close();
     }
 
     private final class Batch implements BatchWriter {
@@ -230,7 +235,7 @@ final class DeltaSink implements Sink {
                 io.delta.kernel.TransactionCommitResult result = txn.commit(table.engine,
                         CloseableIterable.inMemoryIterable(Utils.toCloseableIterator(actions.iterator())));
                 long v = result.getVersion();
-                LOG.debug("Batch {} of query {} committed as version {} of {}", batchId, appId, v, table.dir);
+                LOG.debug("Batch {} of query {} committed as version {} of {}", batchId, appId, v, table.where);
                 // Kernel leaves its post-commit work to the writer: without the checkpoint it asks for every
                 // delta.checkpointInterval (10) commits, as delta-spark writes them, each later snapshot lists
                 // and replays the log from version 0. A failed hook does not undo the commit.
@@ -239,13 +244,13 @@ final class DeltaSink implements Sink {
                         hook.threadSafeInvoke(table.engine);
                     } catch (java.io.IOException | RuntimeException e) {
                         LOG.warn("The {} hook after version {} of {} failed (the commit stands): {}",
-                                hook.getType(), v, table.dir, e.toString());
+                                hook.getType(), v, table.where, e.toString());
                     }
                 }
             } catch (ConcurrentTransactionException e) {
                 // Another writer with this query id committed this batch first: it is in the table once.
                 LOG.info("Batch {} of query {} was committed to {} by another writer: this attempt is dropped",
-                        batchId, appId, table.dir);
+                        batchId, appId, table.where);
                 rows.set(0);
             }
         }

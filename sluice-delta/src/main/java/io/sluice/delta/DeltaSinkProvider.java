@@ -7,6 +7,8 @@ import io.sluice.api.sink.Sink;
 import io.sluice.api.sink.SinkContext;
 import io.sluice.api.sink.SinkProvider;
 
+import io.sluice.api.io.Storages;
+
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -26,7 +28,8 @@ public final class DeltaSinkProvider implements SinkProvider {
     static final String PARTITION_BY = "partitionBy";
     private static final OptionSet DEFS = OptionSet.of(
             string(PARTITION_BY, "the partition columns of a table the sink creates (`partitionBy(..)`)")
-                    .withDefaultText("none"));
+                    .withDefaultText("none"))
+            .withPrefixes("fs.", "spark.hadoop.");
 
     @Override
     public String shortName() {
@@ -42,7 +45,11 @@ public final class DeltaSinkProvider implements SinkProvider {
     public void validate(Options options) {
         String path = options.get("path").orElseThrow(() -> new InvalidOptionException("path", null,
                 "the Delta sink needs the table's folder: option(\"path\", dir) or start(dir)"));
-        DeltaTable.localPath(path);
+        if (DeltaTable.isRemote(path)) {
+            Storages.check("path", path, Thread.currentThread().getContextClassLoader());
+        } else {
+            DeltaTable.localPath(path);
+        }
     }
 
     static List<String> partitionBy(Options options) {
@@ -52,14 +59,16 @@ public final class DeltaSinkProvider implements SinkProvider {
 
     @Override
     public Optional<Path> localOutputFolder(Options options) {
-        return options.get("path").map(DeltaTable::localPath);
+        return options.get("path").filter(p -> !DeltaTable.isRemote(p)).map(DeltaTable::localPath);
     }
 
     @Override
     public Sink createSink(SinkContext context) {
         validate(context.options());
-        return new DeltaSink(DeltaTable.open(context.options().require("path")), context.schema(),
-                partitionBy(context.options()), context.queryId(), "complete".equals(context.outputMode()));
+        String path = context.options().require("path");
+        return new DeltaSink(DeltaTable.open(path, Storages.conf(context.storageConf(), context.options().asMap())),
+                context.schema(), partitionBy(context.options()), context.queryId(),
+                "complete".equals(context.outputMode()));
     }
 
     /**

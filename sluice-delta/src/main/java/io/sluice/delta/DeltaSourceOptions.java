@@ -52,7 +52,10 @@ record DeltaSourceOptions(String path, int maxFilesPerTrigger, OptionalLong maxB
             bool(IGNORE_DELETES, false, "pass commits that only remove data"),
             bool(IGNORE_CHANGES, false, "pass commits that remove data, re-reading the files they add"),
             bool(SKIP_CHANGE_COMMITS, false, "skip every commit that removes data, with its added files"),
-            bool(FAIL_ON_DATA_LOSS, true, "fail when log files the stream needs are gone"));
+            bool(FAIL_ON_DATA_LOSS, true, "fail when log files the stream needs are gone"))
+            // fs.s3a.* (and spark.hadoop.fs.s3a.*) configure the object store of an s3a:// table, which declares
+            // and checks them.
+            .withPrefixes("fs.", "spark.hadoop.");
 
     static DeltaSourceOptions parse(Options o, ZoneId zone) {
         DEFS.validate(o);

@@ -8,7 +8,10 @@ import io.sluice.api.source.SourceProvider;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.types.StructType;
 
+import io.sluice.api.io.Storages;
+
 import java.nio.file.Path;
+import java.util.Map;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
@@ -34,9 +37,15 @@ public final class DeltaSourceProvider implements SourceProvider {
     @Override
     public StructType resolveSchema(Options options, Optional<StructType> userSchema) {
         DeltaSourceOptions o = DeltaSourceOptions.parse(options, ZoneId.of("UTC"));
-        SnapshotImpl s = DeltaTable.open(o.path()).latestOrFail();
-        DeltaTable.checkReadable(s, o.path());
-        StructType schema = DeltaTypes.toSluice(s.getSchema());
+        DeltaTable t = DeltaTable.open(o.path(), Storages.conf(Map.of(), options.asMap()));
+        StructType schema;
+        try {
+            SnapshotImpl s = t.latestOrFail();
+            DeltaTable.checkReadable(s, o.path());
+            schema = DeltaTypes.toSluice(s.getSchema());
+        } finally {
+            t.close();
+        }
         if (userSchema.isPresent() && !userSchema.get().simpleString().equals(schema.simpleString())) {
             throw new IllegalArgumentException("[DELTA_UNSUPPORTED_SCHEMA_DURING_READ] The Delta source reads the "
                     + "table's own schema (" + schema.toDDL() + "); a user-specified schema ("
@@ -47,13 +56,14 @@ public final class DeltaSourceProvider implements SourceProvider {
 
     @Override
     public Optional<Path> localInputFolder(Options options) {
-        return Optional.of(DeltaTable.localPath(DeltaSourceOptions.DEFS.require(options, DeltaSourceOptions.PATH)));
+        String path = DeltaSourceOptions.DEFS.require(options, DeltaSourceOptions.PATH);
+        return DeltaTable.isRemote(path) ? Optional.empty() : Optional.of(DeltaTable.localPath(path));
     }
 
     @Override
     public MicroBatchStream createStream(StreamContext context) {
         DeltaSourceOptions o = DeltaSourceOptions.parse(context.options(), context.sessionTimeZone());
-        DeltaTable t = DeltaTable.open(o.path());
+        DeltaTable t = DeltaTable.open(o.path(), Storages.conf(Map.of(), context.options().asMap()));
         List<String> partitions = t.latestOrFail().getPartitionColumnNames();
         return new DeltaMicroBatchStream(t, o, context.schema(), partitions, context.metadataPath());
     }

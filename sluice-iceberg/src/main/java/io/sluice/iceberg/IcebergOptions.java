@@ -16,6 +16,8 @@ final class IcebergOptions {
     static final String SKIP_DELETE = "streaming-skip-delete-snapshots";
     static final String SKIP_OVERWRITE = "streaming-skip-overwrite-snapshots";
     static final String PARTITION_BY = "partitionBy";
+    /** Storage settings for a catalog whose warehouse is on an object store ({@code fs.s3a.endpoint}...). */
+    static final String STORAGE_PREFIX = "fs.";
 
     private static final OptionDef.Validator POSITIVE = (name, value) -> {
         if (Long.parseLong(value.trim()) < 1) {
@@ -41,13 +43,13 @@ final class IcebergOptions {
                     + "files, at least one)").withDefault(Integer.toString(Integer.MAX_VALUE)).validatedBy(POSITIVE),
             OptionDef.bool(SKIP_DELETE, false, "skip delete snapshots instead of failing the stream"),
             OptionDef.bool(SKIP_OVERWRITE, false, "skip overwrite snapshots instead of failing the stream"))
-            .withPrefixes(CATALOG_PREFIX);
+            .withPrefixes(CATALOG_PREFIX, STORAGE_PREFIX, "spark.hadoop.");
 
     static final OptionSet SINK = OptionSet.of(
             TABLE_OPTIONS[0], TABLE_OPTIONS[1], TABLE_OPTIONS[2],
             OptionDef.string(PARTITION_BY, "identity partition columns of a table the sink creates, as "
                     + "partitionBy(..)"))
-            .withPrefixes(CATALOG_PREFIX);
+            .withPrefixes(CATALOG_PREFIX, STORAGE_PREFIX, "spark.hadoop.");
 
     private IcebergOptions() {
     }

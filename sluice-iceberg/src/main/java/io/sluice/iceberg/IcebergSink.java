@@ -60,7 +60,7 @@ final class IcebergSink implements Sink {
 
     IcebergSink(SinkContext context) {
         this.context = context;
-        this.tables = IcebergTables.of(context.options());
+        this.tables = IcebergTables.of(context.options(), context.storageConf());
         this.rowType = context.schema();
         Schema streamSchema = IcebergSchemas.toIceberg(rowType);
         PartitionSpec.Builder spec = PartitionSpec.builderFor(streamSchema);

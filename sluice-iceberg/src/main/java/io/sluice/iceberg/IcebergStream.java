@@ -19,7 +19,10 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.avro.Avro;
+import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.data.avro.PlannedDataReader;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
@@ -344,20 +347,42 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
         }
         List<InputPartition> partitions = new ArrayList<>();
         for (FileScanTask t : tasks) {
-            if (!t.deletes().isEmpty()) {
-                throw new UnsupportedOperationException("Data file " + t.file().location() + " of table "
-                        + tables.describe() + " has delete files (row-level deletes), which Sluice's Iceberg source "
-                        + "cannot apply yet");
-            }
-            if (t.file().format() != FileFormat.PARQUET) {
+            if (t.file().format() != FileFormat.PARQUET && t.file().format() != FileFormat.AVRO) {
                 throw new UnsupportedOperationException("Data file " + t.file().location() + " of table "
                         + tables.describe() + " is " + t.file().format() + ": Sluice's Iceberg source reads Parquet "
-                        + "data files only");
+                        + "and Avro data files only");
             }
-            partitions.add(new FilePartition(t.file().location(), t.start(), t.length()));
+            partitions.add(new FilePartition(t));
         }
         return partitions;
     }
+
+    /**
+     * The snapshot's data files with the delete files that apply to them, by location, from a table scan of it (the
+     * scan's DeleteFileIndex matches deletes to files by partition and sequence number). MicroBatches plans the
+     * starting snapshot from its data manifests alone, without deletes; a snapshot scanned whole must apply them.
+     */
+    private java.util.Map<String, FileScanTask> tasksWithDeletes(long snapshotId) {
+        if (deletesSnapshotId != null && deletesSnapshotId == snapshotId) {
+            return deletesByFile;
+        }
+        java.util.Map<String, FileScanTask> byFile = new java.util.HashMap<>();
+        try (CloseableIterable<FileScanTask> all = table.newScan().useSnapshot(snapshotId).planFiles()) {
+            for (FileScanTask t : all) {
+                if (!t.deletes().isEmpty()) {
+                    byFile.put(t.file().location(), t);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        deletesSnapshotId = snapshotId;
+        deletesByFile = byFile;
+        return byFile;
+    }
+
+    private Long deletesSnapshotId;
+    private java.util.Map<String, FileScanTask> deletesByFile;
 
     /** iceberg-spark's planFiles: [(start snapshot, position), (end snapshot, position)), snapshot by snapshot. */
     private List<FileScanTask> planFiles(StreamingOffset startOffset, StreamingOffset endOffset) {
@@ -375,7 +400,8 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
             }
             Snapshot snapshot = table.snapshot(current.snapshotId());
             validateSnapshotExists(snapshot, current);
-            if (!shouldProcess(snapshot)) {
+            // A snapshot scanned whole is the table's content at it, whatever its own operation was.
+            if (!current.scanAllFiles() && !shouldProcess(snapshot)) {
                 continue;
             }
             endFileIndex = current.snapshotId() == endOffset.snapshotId() ? endOffset.position()
@@ -383,23 +409,48 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
             MicroBatches.MicroBatch batch = MicroBatches.from(snapshot, table.io()).caseSensitive(true)
                     .specsById(table.specs()).generate(current.position(), endFileIndex, Long.MAX_VALUE,
                             current.scanAllFiles());
-            tasks.addAll(batch.tasks());
+            if (current.scanAllFiles()) {
+                java.util.Map<String, FileScanTask> withDeletes = tasksWithDeletes(snapshot.snapshotId());
+                for (FileScanTask t : batch.tasks()) {
+                    tasks.add(withDeletes.getOrDefault(t.file().location(), t));
+                }
+            } else {
+                // An append snapshot adds data files only; deletes committed before it do not apply to them (a
+                // delete applies to data files of lower sequence numbers), so its files are read whole.
+                tasks.addAll(batch.tasks());
+            }
         } while (current.snapshotId() != endOffset.snapshotId());
         return tasks;
     }
 
-    /** One data file's range, read whole by one reader. */
-    record FilePartition(String location, long start, long length) implements InputPartition {
+    /**
+     * One data file's range, read whole by one reader, with the delete files that apply to it (Iceberg's scan tasks
+     * are serializable, as Spark ships them).
+     */
+    record FilePartition(FileScanTask task) implements InputPartition {
     }
 
     @Override
     public PartitionReader createReader(InputPartition partition) {
-        FilePartition p = (FilePartition) partition;
-        CloseableIterable<Record> records = Parquet.read(table.io().newInputFile(p.location()))
-                .project(schema)
-                .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(schema, fileSchema))
-                .split(p.start(), p.length())
-                .build();
+        FileScanTask task = ((FilePartition) partition).task();
+        // iceberg-data's GenericReader.open, for one task: the file read with the delete filter's required schema
+        // (the requested columns first, then _pos and the equality delete columns), then filtered by the
+        // position and equality deletes.
+        GenericDeleteFilter deletes = task.deletes().isEmpty() ? null
+                : new GenericDeleteFilter(table.io(), task, table.schema(), schema);
+        Schema read = deletes == null ? schema : deletes.requiredSchema();
+        CloseableIterable<Record> file = task.file().format() == FileFormat.AVRO
+                ? Avro.read(table.io().newInputFile(task.file().location()))
+                        .project(read)
+                        .createResolvingReader(s -> PlannedDataReader.create(s))
+                        .split(task.start(), task.length())
+                        .build()
+                : Parquet.read(table.io().newInputFile(task.file().location()))
+                        .project(read)
+                        .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(read, fileSchema))
+                        .split(task.start(), task.length())
+                        .build();
+        CloseableIterable<Record> records = deletes == null ? file : deletes.filter(file);
         CloseableIterator<Record> it = records.iterator();
         return new PartitionReader() {
             private Row row;

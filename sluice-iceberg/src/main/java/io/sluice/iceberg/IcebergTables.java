@@ -73,6 +73,22 @@ final class IcebergTables implements Closeable {
 
     /** @throws InvalidOptionException when neither or both of path and table are given, or a bad catalog */
     static IcebergTables of(Options options) {
+        return of(options, Map.of());
+    }
+
+    /** The message for a Hadoop table or catalog on an object store, whose commit is a rename S3 cannot make atomic. */
+    static String hadoopOnObjectStore(String where) {
+        return "Iceberg's Hadoop tables and Hadoop catalog commit by renaming a metadata file, which is not atomic "
+                + "on an object store (" + where + "): two writers could both commit the same version. Use a "
+                + "catalog whose commit is atomic: catalog.type=jdbc (catalog.uri=jdbc:...) or catalog.type=rest "
+                + "(catalog.uri=http...), with catalog.warehouse=" + where;
+    }
+
+    /**
+     * @param storageConf the engine's storage settings ({@code fs.s3a.*}); the options' own {@code fs.*} entries
+     *                    go over them, as for the file source and sink
+     */
+    static IcebergTables of(Options options, Map<String, String> storageConf) {
         Optional<String> path = options.get(IcebergOptions.PATH);
         Optional<String> table = options.get(IcebergOptions.TABLE);
         if (path.isPresent() == table.isPresent()) {
@@ -83,6 +99,10 @@ final class IcebergTables implements Closeable {
                     true);
         }
         if (path.isPresent()) {
+            if (LocalPaths.scheme(path.get()).filter(sc -> !sc.equals("file")).isPresent()) {
+                throw new InvalidOptionException(IcebergOptions.PATH, path.get(), hadoopOnObjectStore(path.get()),
+                        true);
+            }
             String location = LocalPaths.of(IcebergOptions.PATH, path.get()).toAbsolutePath().toString();
             return new IcebergTables(location, null, null, hadoopConf());
         }
@@ -101,6 +121,27 @@ final class IcebergTables implements Closeable {
                     + "accepted");
         }
         String name = options.get(IcebergOptions.CATALOG).orElse("iceberg");
+        Map<String, String> catalogProps = new java.util.HashMap<>(props);
+        props = catalogProps;
+        String warehouse = props.get("warehouse");
+        boolean remote = warehouse != null && LocalPaths.scheme(warehouse).filter(sc -> !sc.equals("file")).isPresent();
+        if (remote && "hadoop".equalsIgnoreCase(props.getOrDefault("type", ""))) {
+            throw new InvalidOptionException(IcebergOptions.CATALOG_PREFIX + "type", "hadoop",
+                    hadoopOnObjectStore(warehouse), true);
+        }
+        if (remote || StorageFileIO.class.getName().equals(props.get("io-impl"))) {
+            // Iceberg's default FileIO for these catalogs is Hadoop's, which needs hadoop-aws for s3a://; Sluice's
+            // Storage is used instead, configured by the fs.* settings.
+            props.putIfAbsent("io-impl", StorageFileIO.class.getName());
+            Map<String, String> fs = new java.util.HashMap<>();
+            storageConf.forEach((k, v) -> fs.put(k.startsWith("spark.hadoop.") ? k.substring(13) : k, v));
+            options.asMap().forEach((k, v) -> fs.put(k.startsWith("spark.hadoop.") ? k.substring(13) : k, v));
+            fs.forEach((k, v) -> {
+                if (k.startsWith("fs.")) {
+                    catalogProps.putIfAbsent(k, v);
+                }
+            });
+        }
         Configuration conf = hadoopConf();
         Catalog catalog;
         try {
