@@ -8,9 +8,9 @@
 #          ts timestamp; one Parquet file per commit, written once by Sluice's sink under bench/target/tables) streamed
 #          whole to noop, availableNow (Spark's Iceberg stream runs as one batch: iceberg-spark 1.10 does not take
 #          availableNow). Whole run: from main's first line (engine or SparkSession creation included) to the end.
-#   write: rate-micro-batch (WRITE_ROWS rows per batch, default 100,000, 2 partitions) into each sink for
-#          WRITE_SECONDS (default 20), back to back; rows committed (counted in the table afterwards) per second of
-#          the query.
+#   write: rate-micro-batch (WRITE_ROWS rows per batch, default 100,000, 2 partitions) into each sink, back to
+#          back, until WRITE_BATCHES (default 10) batches are committed, then stopped; rows committed (counted in the
+#          table afterwards: a batch in flight at the stop may be committed too) per second of the query.
 #
 # Prints one line per run and a table of ratios; the raw lines go to bench/target/tables-results-<time>.txt.
 set -euo pipefail
@@ -18,12 +18,12 @@ cd "$(dirname "$0")/.."
 WHAT=${*:-read write}
 HEAP=${HEAP:--Xmx2g}
 WRITE_ROWS=${WRITE_ROWS:-100000}
-WRITE_SECONDS=${WRITE_SECONDS:-20}
+WRITE_BATCHES=${WRITE_BATCHES:-10}
 MVN="mvn ${MVN_OFFLINE--o} -q -B -Pbench"
 SL_CP_FILE=bench/sluice-table-bench/target/classpath.txt
 SP_CP_FILE=bench/spark40-bench/target/classpath.txt
-[[ -f $SL_CP_FILE ]] || $MVN -pl bench/sluice-table-bench -am package -DskipTests
-[[ -f $SP_CP_FILE ]] || $MVN -pl bench/spark40-bench package -DskipTests
+$MVN -pl bench/sluice-table-bench -am package -DskipTests
+$MVN -pl bench/spark40-bench package -DskipTests
 SLUICE=(java $HEAP -Dorg.slf4j.simpleLogger.defaultLogLevel=warn
         -cp "bench/sluice-table-bench/target/classes:$(cat $SL_CP_FILE)" io.sluice.bench.TableBench)
 SPARK=(java $HEAP $(cat bench/spark-bench/jvm-opens.txt)
@@ -43,7 +43,7 @@ for w in $WHAT; do
   for f in delta iceberg; do
     for e in sluice spark; do
       if [[ $e == sluice ]]; then cmd=("${SLUICE[@]}"); else cmd=("${SPARK[@]}"); fi
-      if [[ $w == read ]]; then args=(read "$f" "$DATA/$f"); else args=(write "$f" "$WRITE_ROWS" "$WRITE_SECONDS"); fi
+      if [[ $w == read ]]; then args=(read "$f" "$DATA/$f"); else args=(write "$f" "$WRITE_ROWS" "$WRITE_BATCHES"); fi
       line=$("${cmd[@]}" "${args[@]}" 2>>"$OUT.log" | result)
       echo "$line" | tee -a "$OUT"
       R[$e.$f$w]=$line

@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  *                                                            amount double, ts timestamp), one commit per batch of
  *                                                            Sluice's sink, one file per commit
  * read delta|iceberg DIR                                     the table streamed whole (availableNow) to noop
- * write delta|iceberg [rowsPerBatch=100000] [seconds=20]     rate-micro-batch into the sink, back to back; rows
+ * write delta|iceberg [rowsPerBatch=100000] [batches=10]     rate-micro-batch into the sink, back to back, until
+                                                              `batches` are committed; rows
  *                                                            committed (counted in the table) per second
  * </pre>
  *
@@ -40,7 +41,7 @@ public final class TableBench {
         switch (workload) {
             case "gen" -> gen(format, Path.of(args[2]), arg(args, 3, 100), arg(args, 4, 20_000));
             case "read" -> read(mainEntered, format, args[2]);
-            case "write" -> write(mainEntered, format, arg(args, 2, 100_000), arg(args, 3, 20));
+            case "write" -> write(mainEntered, format, arg(args, 2, 100_000), arg(args, 3, 10));
             default -> {
                 System.err.println("usage: TableBench gen|read|write delta|iceberg ...");
                 System.exit(2);
@@ -95,7 +96,7 @@ public final class TableBench {
         }
     }
 
-    static void write(long mainEntered, String format, long rowsPerBatch, long seconds) throws Exception {
+    static void write(long mainEntered, String format, long rowsPerBatch, long batches) throws Exception {
         Path chk = Files.createTempDirectory("sluice-table-write");
         Path table = Files.createTempDirectory("sluice-table-out").resolve("t");
         try (Sluice sluice = Sluice.local()) {
@@ -103,7 +104,11 @@ public final class TableBench {
             StreamingQuery q = sluice.readStream().format("rate-micro-batch").option("rowsPerBatch", rowsPerBatch)
                     .option("numPartitions", 2).load().writeStream().format(format)
                     .option("checkpointLocation", chk.toString()).start(table.toString());
-            q.awaitTermination(seconds * 1000);
+            // Until `batches` batches are committed (the progress of a batch comes after its commit): a fixed
+            // amount of work for both engines, however loaded the machine is.
+            while (q.isActive() && (q.lastProgress() == null || q.lastProgress().batchId() < batches - 1)) {
+                Thread.sleep(20);
+            }
             q.stop();
             long end = System.nanoTime();
             long rows = sluice.read().format(format).load(table.toString()).count();

@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * read delta|iceberg DIR                                  the table streamed whole to noop (availableNow for Delta;
  *                                                         iceberg-spark 1.10 does not take availableNow and Spark
  *                                                         runs it as one batch of everything, Trigger.Once)
- * write delta|iceberg [rowsPerBatch=100000] [seconds=20]  rate-micro-batch into the sink, back to back; rows
+ * write delta|iceberg [rowsPerBatch=100000] [batches=10]  rate-micro-batch into the sink, back to back, until
+                                                              `batches` are committed; rows
  *                                                         committed (counted in the table) per second
  * </pre>
  */
@@ -48,7 +49,7 @@ public final class SparkTableBench {
         try {
             switch (workload) {
                 case "read" -> read(spark, mainEntered, format, args[2]);
-                case "write" -> write(spark, mainEntered, format, arg(args, 2, 100_000), arg(args, 3, 20));
+                case "write" -> write(spark, mainEntered, format, arg(args, 2, 100_000), arg(args, 3, 10));
                 default -> {
                     System.err.println("usage: SparkTableBench read|write delta|iceberg ...");
                     System.exit(2);
@@ -82,16 +83,28 @@ public final class SparkTableBench {
         }
     }
 
-    static void write(SparkSession spark, long mainEntered, String format, long rowsPerBatch, long seconds)
+    static void write(SparkSession spark, long mainEntered, String format, long rowsPerBatch, long batches)
             throws Exception {
         Path chk = Files.createTempDirectory("spark-table-write");
         Path table = Files.createTempDirectory("spark-table-out").resolve("t");
         try {
             long started = System.nanoTime();
-            StreamingQuery q = spark.readStream().format("rate-micro-batch").option("rowsPerBatch", rowsPerBatch)
-                    .option("numPartitions", 2).load().writeStream().format(format)
+            org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> rate = spark.readStream()
+                    .format("rate-micro-batch").option("rowsPerBatch", rowsPerBatch).option("numPartitions", 2)
+                    .load();
+            if (format.equals("iceberg")) {
+                // iceberg-spark's streaming sink writes into an existing table only: a Hadoop table at the path
+                // with the stream's schema (Sluice's sink creates it itself, and the creation is timed there too).
+                new org.apache.iceberg.hadoop.HadoopTables(spark.sessionState().newHadoopConf()).create(
+                        org.apache.iceberg.spark.SparkSchemaUtil.convert(rate.schema()), table.toString());
+            }
+            StreamingQuery q = rate.writeStream().format(format)
                     .option("checkpointLocation", chk.toString()).start(table.toString());
-            q.awaitTermination(seconds * 1000);
+            // Until `batches` batches are committed (the progress of a batch comes after its commit): a fixed
+            // amount of work for both engines, however loaded the machine is.
+            while (q.isActive() && (q.lastProgress() == null || q.lastProgress().batchId() < batches - 1)) {
+                Thread.sleep(20);
+            }
             q.stop();
             long end = System.nanoTime();
             long rows = spark.read().format(format).load(table.toString()).count();
