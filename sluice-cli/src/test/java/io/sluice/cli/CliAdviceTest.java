@@ -52,11 +52,11 @@ class CliAdviceTest {
     void aBlankFormat() {
         Cli.Result source = Cli.run("run", "--source", " ", "--sink", "noop");
         assertThat(source.exitCode()).isEqualTo(1);
-        // avro, iceberg, parquet: sluice-avro, sluice-iceberg and sluice-parquet are on this module's test class path
-        // (OptionDocsTest)
+        // avro, delta, iceberg, parquet: sluice-avro, sluice-delta, sluice-iceberg and sluice-parquet are on this
+        // module's test class path (OptionDocsTest, KafkaCommandTest's reconcile with a Delta table)
         assertThat(source.err()).startsWith("sluice: No source format given: give --source FORMAT (or source.format "
-                + "in the pipeline file); available: avro, csv, iceberg, json, kafka, memory, parquet, rate, "
-                + "rate-micro-batch, ");
+                + "in the pipeline file); available: avro, csv, delta, iceberg, json, kafka, memory, parquet, "
+                + "rate, rate-micro-batch, ");
         Cli.Result sink = Cli.run("run", "--source", "rate-micro-batch", "--source-option", "rowsPerBatch=1",
                 "--sink", " ");
         assertThat(sink.exitCode()).isEqualTo(1);
