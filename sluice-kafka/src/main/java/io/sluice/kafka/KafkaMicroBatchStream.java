@@ -5,6 +5,8 @@ import io.sluice.api.ReadLimit;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.io.DurableFiles;
 import io.sluice.api.io.MetadataLogFiles;
+import io.sluice.api.io.Storage;
+import io.sluice.api.io.Storages;
 import io.sluice.api.source.InputPartition;
 import io.sluice.api.source.PartitionReader;
 import io.sluice.api.source.PushDown;
@@ -46,6 +48,9 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
     private final StartSpec endSpec;
     private final boolean bounded;
     private final Path metadataPath;
+    /** Where the initial offsets are kept when the checkpoint is on an object store (metadataPath null). */
+    private final Storage metadataStorage;
+    private final String metadataLocation;
     private final SluiceClock clock;
     private final KafkaOffsetReader reader;
     private final ConsumerPool pool;
@@ -72,9 +77,11 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         this.endSpec = endSpec;
         this.bounded = ctx.bounded();
         this.metadataPath = ctx.metadataPath();
+        this.metadataStorage = ctx.metadataStorage();
+        this.metadataLocation = ctx.metadataLocation();
         this.clock = ctx.clock();
         this.dataLoss = new DataLoss(options.failOnDataLoss());
-        String unique = options.groupIdPrefix() + "-" + UUID.randomUUID() + "-" + ctx.metadataPath().hashCode();
+        String unique = options.groupIdPrefix() + "-" + UUID.randomUUID() + "-" + ctx.metadataLocation().hashCode();
         this.executorGroupId = options.customGroupId().orElse(unique + "-executor");
         this.reader = new KafkaOffsetReader(options);
         this.metrics = new KafkaRetentionMetrics(reader, clock, dataLoss);
@@ -105,17 +112,14 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
         if (initial != null) {
             return initial;
         }
+        if (metadataPath == null) {
+            return initialOffsetOnStorage();
+        }
         Path file = metadataPath.resolve(INITIAL_OFFSETS_FILE);
         try {
             if (Files.exists(file)) {
-                String text = new String(MetadataLogFiles.readAll(file, MetadataLogFiles.MAX_READ_BYTES),
-                        StandardCharsets.UTF_8);
-                int nl = text.indexOf('\n');
-                if (!text.startsWith("v1") || nl < 0) {
-                    throw new IllegalStateException("Unsupported format of the Kafka source's initial offsets in "
-                            + file + ": " + text);
-                }
-                initial = PartitionOffsets.parse(text.substring(nl + 1).trim());
+                initial = parseInitial(file, new String(MetadataLogFiles.readAll(file,
+                        MetadataLogFiles.MAX_READ_BYTES), StandardCharsets.UTF_8));
             } else {
                 initial = new PartitionOffsets(resolve(startSpec, true));
                 if (!bounded) {
@@ -129,6 +133,41 @@ final class KafkaMicroBatchStream implements SupportsTriggerAvailableNow {
                     + e.getMessage(), e);
         }
         return initial;
+    }
+
+    /**
+     * {@link #initialOffset()} on a checkpoint on an object store: the same file ({@code sources/N/0}, Spark's
+     * {@code v1} format), created with a conditional write, so of two racing first runs the first writer's offsets
+     * are the ones both use.
+     */
+    private Offset initialOffsetOnStorage() {
+        String uri = Storages.child(metadataLocation, INITIAL_OFFSETS_FILE);
+        try {
+            if (metadataStorage.status(uri).isEmpty()) {
+                PartitionOffsets resolved = new PartitionOffsets(resolve(startSpec, true));
+                if (bounded || metadataStorage.createExclusive(uri,
+                        ("v1\n" + resolved.json()).getBytes(StandardCharsets.UTF_8))) {
+                    LOG.info("Initial offsets: {}", resolved.json());
+                    initial = resolved;
+                    return initial;
+                }
+            }
+            initial = parseInitial(uri, new String(metadataStorage.readAll(uri, MetadataLogFiles.MAX_READ_BYTES),
+                    StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read or write the Kafka source's initial offsets " + uri + ": "
+                    + e.getMessage(), e);
+        }
+        return initial;
+    }
+
+    private static PartitionOffsets parseInitial(Object where, String text) {
+        int nl = text.indexOf('\n');
+        if (!text.startsWith("v1") || nl < 0) {
+            throw new IllegalStateException("Unsupported format of the Kafka source's initial offsets in "
+                    + where + ": " + text);
+        }
+        return PartitionOffsets.parse(text.substring(nl + 1).trim());
     }
 
     /** The offsets a start or end option names, for every partition the strategy holds now. */

@@ -71,6 +71,12 @@ public final class KafkaSourceProvider implements SupportsPushDown {
         return parsed;
     }
 
+    /** The initial offsets ({@code sources/N/0}) are kept through the checkpoint's storage on an object store. */
+    @Override
+    public boolean supportsMetadataOnStorage() {
+        return true;
+    }
+
     @Override
     public MicroBatchStream createStream(StreamContext context) {
         return createStream(context, PushDown.none(context.schema()));

@@ -229,12 +229,12 @@ class SparkS3Test {
     @Test
     void aBridgedSourceThatKeepsItsStateInLocalFoldersOnlyIsRefusedOnAnS3Checkpoint() throws Exception {
         String bucket = newBucket("bridge-local");
-        var q = spark.readStream().format("sluice").option(SluiceSparkSource.SOURCE_OPTION, "json")
-                .schema("id bigint").load(dir.toString())
+        // all-types (a test source) keeps its state in local folders only; the file source can keep it on a store.
+        var q = spark.readStream().format("sluice").option(SluiceSparkSource.SOURCE_OPTION, "all-types").load()
                 .writeStream().format("noop").option("checkpointLocation", "s3a://" + bucket + "/chk").start();
         assertThatThrownBy(() -> q.awaitTermination(60_000)).isInstanceOf(StreamingQueryException.class)
                 .cause().isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("The Sluice source 'json' keeps its checkpoint state in a local folder only, and Spark's "
+                .hasMessage("The Sluice source 'all-types' keeps its checkpoint state in a local folder only, and Spark's "
                         + "checkpointLocation is on an object store (its folder s3a://" + bucket + "/chk/sources/0): "
                         + "give a checkpointLocation on a local or mounted file system for a query reading it");
     }

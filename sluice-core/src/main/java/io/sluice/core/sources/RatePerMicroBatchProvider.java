@@ -50,6 +50,12 @@ public final class RatePerMicroBatchProvider implements SourceProvider {
         return SourceProvider.super.resolveSchema(options, userSchema);
     }
 
+    /** Keeps nothing in its folder (its offsets are the batch numbers): any checkpoint's storage will do. */
+    @Override
+    public boolean supportsMetadataOnStorage() {
+        return true;
+    }
+
     @Override
     public MicroBatchStream createStream(StreamContext context) {
         return new RatePerMicroBatchStream(Settings.of(context.options()));
