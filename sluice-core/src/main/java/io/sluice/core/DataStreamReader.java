@@ -125,7 +125,6 @@ public final class DataStreamReader {
         return option("path", path).load();
     }
 
-    /** A resolved source: which provider, with which options, producing which schema. */
     /**
      * The options with the engine's {@code fs.*} settings under them, for a source that declares the prefix
      * {@code fs.}; the options as given for any other.
@@ -157,6 +156,7 @@ public final class DataStreamReader {
 
     private static final String SPARK_HADOOP = "spark.hadoop.";
 
+    /** A resolved source: which provider, with which options, producing which schema. */
     record SourceSpec(SourceProvider provider, Options options, StructType schema) {
     }
 }

@@ -121,6 +121,36 @@ class DeltaOnS3Test {
         sinkThenSource("s3a://" + bucket + "/lake/events", true);
     }
 
+    /** The S3 settings given once to the engine (as Spark's session conf): the sink and the source take them. */
+    @Test
+    void engineWideSettingsReachTheSinkAndTheSource() throws Exception {
+        Sluice.Builder b = Sluice.builder().parallelism(2);
+        storage().forEach((k, v) -> b.config(k.endsWith(".key") ? "spark.hadoop." + k : k, v));
+        String uri = "s3a://" + bucket + "/engine/events";
+        String mem = "delta_s3_engine_" + UUID.randomUUID().toString().replace('-', '_');
+        try (Sluice sluice = b.build()) {
+            MemoryStream in = MemoryStream.create(SCHEMA);
+            try {
+                StreamingQuery q = sluice.readStream().format("memory").option("name", in.name()).load()
+                        .writeStream().format("delta")
+                        .option("checkpointLocation", tmp.resolve("w").toString()).start(uri);
+                in.addData(Row.of(7L, "eu"), Row.of(8L, "us"));
+                q.processAllAvailable();
+                q.stop();
+            } finally {
+                in.unregister();
+            }
+            StreamingQuery out = sluice.readStream().format("delta").load(uri).writeStream().format("memory")
+                    .queryName(mem).option("checkpointLocation", tmp.resolve("r").toString())
+                    .trigger(Trigger.availableNow()).start();
+            out.awaitTermination();
+            assertThat(out.exception()).isEmpty();
+            assertThat(MemorySink.rows(mem)).containsExactlyInAnyOrder(Row.of(7L, "eu"), Row.of(8L, "us"));
+        } finally {
+            MemorySink.clear(mem);
+        }
+    }
+
     @Test
     void s3UrisWorkAlike() throws Exception {
         // The same storage serves both schemes: the sink and a bounded read are enough to show it.
