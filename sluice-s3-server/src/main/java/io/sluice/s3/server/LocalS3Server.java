@@ -126,6 +126,10 @@ public final class LocalS3Server implements AutoCloseable {
             props.put("logging.level.root", "WARN");
             String previous = System.getProperty("org.springframework.boot.logging.LoggingSystem");
             System.setProperty("org.springframework.boot.logging.LoggingSystem", "none");
+            // Tomcat registers its URL stream handler factory with the JVM, which fails ("factory already defined")
+            // when a library set one first: Spark's SharedState sets Hadoop's FsUrlStreamHandlerFactory. The server
+            // serves no war: or jar: resources, so it goes without. Has no effect once registered (a second server).
+            org.apache.catalina.webresources.TomcatURLStreamHandlerFactory.disable();
             S3MockApplication app;
             try {
                 app = S3MockApplication.start(props);
