@@ -85,7 +85,7 @@ for what in $WHAT; do
     stateful) WORKLOADS+=" windowcount dedup10m statefuloverhead";;
     windowcount|dedup10m|statefuloverhead) WORKLOADS+=" $what";;
     overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k|windowcount|dedup10m|statefuloverhead|engine|files|parquet|s3|stateful|all]..." >&2
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k|windowcount|dedup10m|statefuloverhead|engine|files|parquet|s3|stateful|tables|all]..." >&2
        exit 2;;
   esac
 done
