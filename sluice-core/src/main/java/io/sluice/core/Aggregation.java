@@ -225,8 +225,13 @@ final class Aggregation extends StatefulOp {
 
     private static Kind kindOf(Expr.Call c) {
         String n = c.name().toLowerCase(Locale.ROOT);
-        if (n.equals("count_distinct") || n.equals("countdistinct") || n.equals("approx_count_distinct")
-                || (n.equals("count") && c.args().size() == 1 && c.args().get(0) instanceof Expr.Call d
+        if (n.equals("approx_count_distinct")) {
+            // Spark allows it in a streaming aggregation (HyperLogLog++); Sluice has no such aggregate yet.
+            throw new AnalysisException("approx_count_distinct is not supported by Sluice yet: use "
+                    + "dropDuplicates on the key columns, then count()", -1);
+        }
+        if (n.equals("count_distinct") || n.equals("countdistinct")
+                || (c.args().size() == 1 && c.args().get(0) instanceof Expr.Call d
                 && d.name().equalsIgnoreCase("distinct"))) {
             throw new AnalysisException("Distinct aggregations are not supported on streaming DataFrames/Datasets. "
                     + "Consider using approx_count_distinct() instead.", -1);

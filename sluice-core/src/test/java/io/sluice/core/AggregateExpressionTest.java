@@ -126,6 +126,23 @@ class AggregateExpressionTest {
     }
 
     @Test
+    void aDistinctAggregateInSqlTextIsRefusedWithSparksMessage() throws Exception {
+        String refusal = "Distinct aggregations are not supported on streaming DataFrames/Datasets. Consider using "
+                + "approx_count_distinct() instead.";
+        assertThatThrownBy(() -> stream().sql("SELECT id, count(DISTINCT v) AS n FROM source GROUP BY id"))
+                .isInstanceOf(AnalysisException.class).hasMessage(refusal);
+        assertThatThrownBy(() -> stream().sql("SELECT sum(DISTINCT v) FROM source"))
+                .isInstanceOf(AnalysisException.class).hasMessage(refusal);
+        assertThatThrownBy(() -> stream().groupBy("id").agg(expr("count(DISTINCT v, ts)")))
+                .isInstanceOf(AnalysisException.class).hasMessage(refusal);
+        assertThatThrownBy(() -> stream().groupBy("id").agg(expr("approx_count_distinct(v)")))
+                .isInstanceOf(AnalysisException.class).hasMessage("approx_count_distinct is not supported by Sluice "
+                        + "yet: use dropDuplicates on the key columns, then count()");
+        assertThatThrownBy(() -> stream().sql("SELECT count(DISTINCT) FROM source"))
+                .hasMessageContaining("an expression after DISTINCT");
+    }
+
+    @Test
     void anItemOfAggWithoutAnyAggregateIsRefused() throws Exception {
         assertThatThrownBy(() -> stream().groupBy("id").agg(expr("max(v)"), expr("v + 1")))
                 .isInstanceOf(AnalysisException.class)

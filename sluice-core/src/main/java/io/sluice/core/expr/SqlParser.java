@@ -538,12 +538,20 @@ public final class SqlParser {
             pos += 2;
             List<Expr> args = new ArrayList<>();
             boolean named = upper.equals("STRUCT");
+            // f(DISTINCT a, b) is kept as f(distinct(a, b)): the form the Column API's distinct aggregates take,
+            // so a streaming aggregation refuses it with Spark's message instead of failing to parse.
+            Token distinct = peek().isKeyword("DISTINCT") ? next() : null;
             if (!peek().isSymbol(")")) {
                 do {
                     args.add(argument(named));
                 } while (accept(","));
+            } else if (distinct != null) {
+                throw expected(peek(), "an expression after DISTINCT");
             }
             close(after);
+            if (distinct != null) {
+                args = List.of(new Expr.Call("distinct", args, origin(distinct)));
+            }
             return new Expr.Call(t.text(), args, origin(t));
         }
         if (RESERVED.contains(upper)) {
