@@ -58,7 +58,8 @@ public final class S3Options {
 
     /**
      * The settings for one bucket from {@code conf} (engine configuration overlaid with the query's options):
-     * {@code spark.hadoop.} prefixes dropped, per-bucket values applied, each value checked.
+     * {@code spark.hadoop.} prefixes dropped (a key given both ways: the one without the prefix wins, whatever the
+     * map's order), per-bucket values applied, each value checked.
      *
      * @throws InvalidOptionException for an invalid value, naming the option and what is accepted (never the
      *         value of a secret)
@@ -66,8 +67,14 @@ public final class S3Options {
     static S3Settings resolve(String bucket, Map<String, String> conf) {
         Map<String, String> flat = new java.util.HashMap<>();
         conf.forEach((k, v) -> {
-            String key = k.startsWith("spark.hadoop.") ? k.substring("spark.hadoop.".length()) : k;
-            flat.put(key.toLowerCase(Locale.ROOT), v);
+            if (!k.startsWith("spark.hadoop.")) {
+                flat.put(k.toLowerCase(Locale.ROOT), v);
+            }
+        });
+        conf.forEach((k, v) -> {
+            if (k.startsWith("spark.hadoop.")) {
+                flat.putIfAbsent(k.substring("spark.hadoop.".length()).toLowerCase(Locale.ROOT), v);
+            }
         });
         String bucketPrefix = BUCKET_PREFIX + bucket.toLowerCase(Locale.ROOT) + ".";
         java.util.function.Function<String, Optional<String>> get = key -> {

@@ -271,6 +271,7 @@ class S3StorageTest {
     @Test
     void invalidSettingsAreRefusedNamingTheOption() {
         Map<String, String> conf = S3TestSupport.conf();
+        conf.remove("fs.s3a.path.style.access");   // it would win over the prefixed key
         conf.put("spark.hadoop.fs.s3a.path.style.access", "yes");
         assertThatThrownBy(() -> Storages.of("s3a://b/", conf)).isInstanceOf(InvalidOptionException.class)
                 .hasMessageContaining("fs.s3a.path.style.access").hasMessageContaining("true or false");
@@ -282,5 +283,23 @@ class S3StorageTest {
                 S3Options.SSL, "false")).endpointText()).isEqualTo("http://minio.local:9000");
         assertThat(S3Options.resolve("b", S3TestSupport.conf()).toString()).doesNotContain("test-secret-do-not-show");
         assertThatThrownBy(() -> S3Uri.parse("s3a:///x")).hasMessageContaining("No bucket in s3a:///x");
+    }
+
+    @Test
+    void aKeyGivenWithAndWithoutTheSparkHadoopPrefixResolvesToTheOneWithoutInEitherOrder() {
+        for (boolean prefixedFirst : new boolean[] {true, false}) {
+            Map<String, String> conf = new java.util.LinkedHashMap<>();
+            if (prefixedFirst) {
+                conf.put("spark.hadoop.fs.s3a.endpoint", "http://prefixed:1");
+            }
+            conf.put("fs.s3a.endpoint", "http://plain:2");
+            if (!prefixedFirst) {
+                conf.put("spark.hadoop.fs.s3a.endpoint", "http://prefixed:1");
+            }
+            assertThat(S3Options.resolve("b", conf).endpointText()).isEqualTo("http://plain:2");
+            assertThat(Storages.conf(conf, Map.of())).containsEntry("fs.s3a.endpoint", "http://plain:2");
+        }
+        assertThat(S3Options.resolve("b", Map.of("spark.hadoop.fs.s3a.endpoint", "http://prefixed:1"))
+                .endpointText()).isEqualTo("http://prefixed:1");
     }
 }

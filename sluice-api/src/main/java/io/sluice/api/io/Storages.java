@@ -97,12 +97,21 @@ public final class Storages {
     /**
      * The {@code conf} a {@link StorageProvider} gets, built as Spark builds a query's Hadoop configuration: the
      * engine's entries, with {@code spark.hadoop.} stripped from keys that have it, then the query's options
-     * (those of the source or sink the path belongs to) over them, except {@code path} and {@code paths}.
+     * (those of the source or sink the path belongs to) over them, except {@code path} and {@code paths}. When the
+     * engine has a key both with and without the prefix, the one without wins, whatever the map's order.
      */
     public static Map<String, String> conf(Map<String, String> engine, Map<String, String> options) {
         Map<String, String> out = new java.util.LinkedHashMap<>();
-        engine.forEach((k, v) -> out.put(k.startsWith("spark.hadoop.") ? k.substring("spark.hadoop.".length()) : k,
-                v));
+        engine.forEach((k, v) -> {
+            if (k.startsWith("spark.hadoop.")) {
+                out.putIfAbsent(k.substring("spark.hadoop.".length()), v);
+            }
+        });
+        engine.forEach((k, v) -> {
+            if (!k.startsWith("spark.hadoop.")) {
+                out.put(k, v);
+            }
+        });
         options.forEach((k, v) -> {
             if (!k.equalsIgnoreCase("path") && !k.equalsIgnoreCase("paths")) {
                 out.put(k, v);
