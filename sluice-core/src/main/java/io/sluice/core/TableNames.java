@@ -76,7 +76,7 @@ final class TableNames {
                         + (providers.isEmpty() ? "; no provider is on the classpath" : "; the providers found are "
                         + String.join(", ", providers.stream().map(p -> p.getClass().getName()).toList()))));
         Optional<ResolvedTable> table = provider.resolve(catalog, properties(catalog), List.copyOf(identifier),
-                write);
+                write, config);
         if (table.isEmpty()) {
             List<String> full = new ArrayList<>();
             full.add(catalog);

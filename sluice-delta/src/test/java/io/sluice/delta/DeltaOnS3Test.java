@@ -152,6 +152,44 @@ class DeltaOnS3Test {
     }
 
     @Test
+    void aCatalogWhoseWarehouseIsOnS3WritesAndReadsTablesByName() throws Exception {
+        Sluice.Builder b = Sluice.builder().parallelism(2)
+                .config("spark.sql.catalog.lake", "org.apache.spark.sql.delta.catalog.DeltaCatalog")
+                .config("spark.sql.catalog.lake.warehouse", "s3a://" + bucket + "/warehouse/");
+        storage().forEach(b::config);
+        String mem = "delta_s3_names_" + UUID.randomUUID().toString().replace('-', '_');
+        try (Sluice sluice = b.build()) {
+            assertThatThrownBy(() -> sluice.readStream().table("lake.db.events"))
+                    .hasMessageStartingWith("[TABLE_OR_VIEW_NOT_FOUND] The table or view `lake`.`db`.`events` "
+                            + "cannot be found.");
+            MemoryStream in = MemoryStream.create(SCHEMA);
+            try {
+                StreamingQuery q = sluice.readStream().format("memory").option("name", in.name()).load()
+                        .writeStream().option("checkpointLocation", tmp.resolve("w").toString())
+                        .toTable("lake.db.events");
+                in.addData(Row.of(1L, "eu"), Row.of(2L, "us"));
+                q.processAllAvailable();
+                q.stop();
+            } finally {
+                in.unregister();
+            }
+            try (Storage s = Storages.of("s3a://" + bucket + "/", storage())) {
+                assertThat(s.status("s3a://" + bucket + "/warehouse/db/events/_delta_log/00000000000000000000.json"))
+                        .isPresent();
+            }
+            StreamingQuery out = sluice.readStream().table("lake.db.events").writeStream().format("memory")
+                    .queryName(mem).option("checkpointLocation", tmp.resolve("r").toString())
+                    .trigger(Trigger.availableNow()).start();
+            out.awaitTermination();
+            assertThat(out.exception()).isEmpty();
+            assertThat(MemorySink.rows(mem)).containsExactlyInAnyOrder(Row.of(1L, "eu"), Row.of(2L, "us"));
+            assertThat(sluice.read().table("lake.db.events").count()).isEqualTo(2);
+        } finally {
+            MemorySink.clear(mem);
+        }
+    }
+
+    @Test
     void s3UrisWorkAlike() throws Exception {
         // The same storage serves both schemes: the sink and a bounded read are enough to show it.
         sinkThenSource("s3://" + bucket + "/events", false);

@@ -46,6 +46,17 @@ public interface TableCatalogProvider {
                                     boolean write);
 
     /**
+     * {@link #resolve(String, Map, List, boolean)}, with the engine's whole configuration
+     * ({@code Sluice.builder().config}, keys as given) for a provider that must look at storage to tell whether a
+     * table exists, e.g. a warehouse on an object store configured by the engine's {@code fs.s3a.*} entries (see
+     * {@link io.sluice.api.io.Storages#conf}). The engine calls this one; the default ignores {@code engineConfig}.
+     */
+    default Optional<ResolvedTable> resolve(String catalog, Map<String, String> properties, List<String> identifier,
+                                            boolean write, Map<String, String> engineConfig) {
+        return resolve(catalog, properties, identifier, write);
+    }
+
+    /**
      * Where a table name leads: the {@code format(..)} of a source or sink, and the options that point it at the
      * table. The engine adds the user's own reader or writer options to these; these win on a clash.
      *
