@@ -184,6 +184,7 @@ class DeltaOnS3Test {
             assertThat(out.exception()).isEmpty();
             assertThat(MemorySink.rows(mem)).containsExactlyInAnyOrder(Row.of(1L, "eu"), Row.of(2L, "us"));
             assertThat(sluice.read().table("lake.db.events").count()).isEqualTo(2);
+            assertThat(sluice.read().table("lake.`s3a://" + bucket + "/warehouse/db/events`").count()).isEqualTo(2);
         } finally {
             MemorySink.clear(mem);
         }
