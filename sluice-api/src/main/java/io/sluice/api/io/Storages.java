@@ -97,23 +97,32 @@ public final class Storages {
     /**
      * The {@code conf} a {@link StorageProvider} gets, built as Spark builds a query's Hadoop configuration: the
      * engine's entries, with {@code spark.hadoop.} stripped from keys that have it, then the query's options
-     * (those of the source or sink the path belongs to) over them, except {@code path} and {@code paths}. When the
-     * engine has a key both with and without the prefix, the one without wins, whatever the map's order.
+     * (those of the source or sink the path belongs to, their {@code spark.hadoop.} stripped too) over them, except
+     * {@code path} and {@code paths}. When one level (the engine's or the query's) has a key both with and without the
+     * prefix, the one without wins, whatever the map's order; a query's option wins over the engine's either way.
      */
     public static Map<String, String> conf(Map<String, String> engine, Map<String, String> options) {
+        Map<String, String> out = stripped(engine);
+        // Each level is resolved on its own first: a query's option wins over the engine's, with or without the
+        // prefix on either side (a merged map would let the engine's unprefixed key beat the query's prefixed one).
+        stripped(options).forEach((k, v) -> {
+            if (!k.equalsIgnoreCase("path") && !k.equalsIgnoreCase("paths")) {
+                out.put(k, v);
+            }
+        });
+        return out;
+    }
+
+    /** {@code level} with {@code spark.hadoop.} dropped; a key given both ways: the one without the prefix wins. */
+    private static Map<String, String> stripped(Map<String, String> level) {
         Map<String, String> out = new java.util.LinkedHashMap<>();
-        engine.forEach((k, v) -> {
+        level.forEach((k, v) -> {
             if (k.startsWith("spark.hadoop.")) {
                 out.putIfAbsent(k.substring("spark.hadoop.".length()), v);
             }
         });
-        engine.forEach((k, v) -> {
+        level.forEach((k, v) -> {
             if (!k.startsWith("spark.hadoop.")) {
-                out.put(k, v);
-            }
-        });
-        options.forEach((k, v) -> {
-            if (!k.equalsIgnoreCase("path") && !k.equalsIgnoreCase("paths")) {
                 out.put(k, v);
             }
         });
