@@ -65,6 +65,14 @@ public interface FileStorage {
     }
 
     /**
+     * Tells the storage that the file a listing gave will not be read through it (the source has read it already,
+     * or skips it), so that what the storage keeps per listed file (an object store's version tag) is dropped.
+     * A later listing of the file records it again. Does nothing by default.
+     */
+    default void forget(Path path) {
+    }
+
+    /**
      * Whether {@link #walk(Path, String, Predicate, Consumer)} honours its {@code startAfter}: an object store's
      * flat listing in key order (S3's ListObjectsV2 {@code StartAfter}). The local disk has no listing order to
      * start from and lists everything.

@@ -297,13 +297,19 @@ final class FileDiscovery {
         List<ListedFile> out = new ArrayList<>();
         for (ListedFile f : all) {
             if (FileAdmission.tooOld(f, watermark)) {
+                storage.forget(f.path());
                 continue;
             }
             SeenFiles.Seen s = seen.lookup(key(f));
             if (s == null) {
                 out.add(f);
-            } else if (s.timestamp() != f.timestamp() || (s.size() >= 0 && s.size() != f.size())) {
-                fileChanged(f, s);
+            } else {
+                // Seen, so read already (a batch is planned only after the previous one ran): its version tag is
+                // no longer needed.
+                storage.forget(f.path());
+                if (s.timestamp() != f.timestamp() || (s.size() >= 0 && s.size() != f.size())) {
+                    fileChanged(f, s);
+                }
             }
         }
         // Sorted after filtering: a trigger that finds nothing new sorts nothing.
