@@ -878,13 +878,15 @@ public final class StreamFrame {
     /**
      * A SQL query over this frame, which it names {@code source}: {@code SELECT items FROM source [WHERE condition]
      * [GROUP BY expressions]}, the same as {@code where(condition)} then {@code selectExpr(items)}, or with GROUP BY
-     * {@code groupBy(keys).agg(aggregates)} where the select list holds the GROUP BY expressions (in that order,
-     * optionally aliased, e.g. {@code window(ts, '10 seconds') AS w}) and aggregates ({@code count(*) AS n}): the Sluice shape of Spark's {@code createOrReplaceTempView("source")} and
+     * {@code groupBy(keys).agg(aggregates)} where the select list holds GROUP BY expressions (in any order, each
+     * optionally aliased, e.g. {@code window(ts, '10 seconds') AS w}; one left out is grouped by and not output) and
+     * aggregates ({@code count(*) AS n}); any other item is refused with Spark's {@code [MISSING_AGGREGATION]}: the Sluice shape of Spark's {@code createOrReplaceTempView("source")} and
      * {@code spark.sql(query)}, for the command line's {@code --sql}. Keywords are case-insensitive.
      *
      * @throws ParseException    when the query does not parse
-     * @throws AnalysisException for another table name than {@code source}, a GROUP BY select list of another
-     *                           shape, or anything that does not resolve
+     * @throws AnalysisException for another table name than {@code source}, a GROUP BY select list with an item
+     *                           that is neither a GROUP BY expression nor an aggregate, or without an aggregate, or
+     *                           anything that does not resolve
      */
     public StreamFrame sql(String query) {
         SqlParser.Select select = SqlParser.parseSelect(query);
@@ -896,34 +898,57 @@ public final class StreamFrame {
         if (select.groupBy().isEmpty()) {
             return f.projectOrAggregate(select.items());
         }
-        // GROUP BY: the aggregate items are the aggregation's; the others must be the grouping expressions, in
-        // GROUP BY order (they give the key columns their names); the output keeps the select list's order.
-        List<Expr> keys = new ArrayList<>();
+        // GROUP BY: the aggregate items are the aggregation's; every other item must be one of the GROUP BY
+        // expressions (compared as Spark's text of them, names case-insensitively), which it names when it has an
+        // alias. A GROUP BY expression the select list leaves out is grouped by and not output, as in Spark.
+        List<Expr> groupBy = select.groupBy();
+        Expr[] keys = groupBy.toArray(new Expr[0]);
+        boolean[] named = new boolean[keys.length];
         List<Expr> aggs = new ArrayList<>();
-        List<Integer> order = new ArrayList<>();
+        List<Integer> columns = new ArrayList<>(); // per select item: its key's index, or -1 - its aggregate's
+        List<String> aliases = new ArrayList<>();
         for (Expr item : select.items()) {
             if (AggregateExprs.contains(item)) {
-                order.add(-1 - aggs.size());
+                columns.add(-1 - aggs.size());
+                aliases.add(null);
                 aggs.add(item);
-            } else {
-                order.add(keys.size());
-                keys.add(item);
+                continue;
             }
+            Expr bare = item instanceof Expr.Alias a ? a.child() : item;
+            int key = -1;
+            for (int j = 0; j < keys.length && key < 0; j++) {
+                if (Expr.toText(bare).equalsIgnoreCase(Expr.toText(groupBy.get(j)))) {
+                    key = j;
+                }
+            }
+            if (key < 0) {
+                String text = Expr.toText(bare);
+                throw new AnalysisException("[MISSING_AGGREGATION] The non-aggregating expression \"" + text + "\" is "
+                        + "based on columns which are not participating in the GROUP BY clause. Add the columns or the "
+                        + "expression to the GROUP BY, aggregate the expression, or use \"any_value(" + text + ")\" if "
+                        + "you do not care which of the values within a group is returned.", -1);
+            }
+            if (!named[key]) {
+                named[key] = true;
+                keys[key] = item; // the select list's alias names the key column
+            }
+            columns.add(key);
+            aliases.add(item instanceof Expr.Alias a ? a.name() : null);
         }
-        if (keys.size() != select.groupBy().size() || aggs.isEmpty()) {
-            throw new AnalysisException("With GROUP BY, Sluice's SQL takes a select list of the GROUP BY expressions "
-                    + "(in GROUP BY order, each optionally aliased) and aggregates (" + String.join(", ",
-                    AGGREGATES) + "): found " + keys.size() + " other item(s) for " + select.groupBy().size()
-                    + " GROUP BY expression(s) and " + aggs.size() + " aggregate(s)", -1);
+        if (aggs.isEmpty()) {
+            throw new AnalysisException("With GROUP BY, Sluice's SQL takes at least one aggregate (" + String.join(", ",
+                    AGGREGATES) + ") in the select list; for the distinct rows of the GROUP BY expressions use "
+                    + "dropDuplicates", -1);
         }
-        StreamFrame grouped = f.aggregate(keys, aggs);
+        StreamFrame grouped = f.aggregate(List.of(keys), aggs);
         List<Expr> out = new ArrayList<>();
-        boolean inOrder = true;
-        for (int i = 0; i < order.size(); i++) {
-            int o = order.get(i);
-            int col = o >= 0 ? o : keys.size() + (-1 - o);
-            inOrder &= col == i;
-            out.add(new Expr.InputColumn(col, grouped.schema.field(col).name()));
+        boolean inOrder = columns.size() == grouped.schema.size();
+        for (int i = 0; i < columns.size(); i++) {
+            int o = columns.get(i);
+            int col = o >= 0 ? o : keys.length + (-1 - o);
+            String name = aliases.get(i) != null ? aliases.get(i) : grouped.schema.field(col).name();
+            inOrder &= col == i && name.equals(grouped.schema.field(col).name());
+            out.add(new Expr.InputColumn(col, name));
         }
         return inOrder ? grouped : grouped.project(out);
     }

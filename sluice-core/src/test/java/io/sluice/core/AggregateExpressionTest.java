@@ -165,6 +165,33 @@ class AggregateExpressionTest {
     }
 
     @Test
+    void sqlGroupByComparesTheSelectListWithTheGroupByExpressions() throws Exception {
+        // A non-aggregate item that is not a GROUP BY expression was grouped by before, silently (a wrong answer).
+        assertThatThrownBy(() -> stream().sql("SELECT v, count(*) AS n FROM source GROUP BY id"))
+                .isInstanceOf(AnalysisException.class).hasMessage("[MISSING_AGGREGATION] The non-aggregating "
+                        + "expression \"v\" is based on columns which are not participating in the GROUP BY clause. "
+                        + "Add the columns or the expression to the GROUP BY, aggregate the expression, or use "
+                        + "\"any_value(v)\" if you do not care which of the values within a group is returned.");
+        assertThatThrownBy(() -> stream().sql("SELECT id FROM source GROUP BY id"))
+                .isInstanceOf(AnalysisException.class).hasMessageStartingWith("With GROUP BY, Sluice's SQL takes at "
+                        + "least one aggregate");
+        // Keys in another order than GROUP BY's, one aliased, names compared case-insensitively, a key not selected.
+        StreamFrame f = stream().sql("SELECT sum(v) AS total, ID AS k, window(ts, '10 seconds') FROM source "
+                + "GROUP BY window(ts, '10 seconds'), id, v % 2");
+        assertThat(f.schema().simpleString()).isEqualTo(
+                "struct<total:bigint,k:string,window:struct<start:timestamp,end:timestamp>>");
+        StreamingQuery q = start(f, "append");
+        add(q, ev("a", 3, 5), ev("a", 7, 7), ev("a", 8, 2), ev("b", 4, 1));
+        add(q, ev("d", 25, 2));
+        q.stop();
+        List<Row> emitted = batches().values().stream().flatMap(List::stream).toList();
+        assertThat(sorted(emitted)).containsExactlyElementsOf(sorted(List.of(
+                Row.of(12L, "a", Row.of(t(0), t(10))),   // v odd: 5 + 7
+                Row.of(2L, "a", Row.of(t(0), t(10))),    // v even
+                Row.of(1L, "b", Row.of(t(0), t(10))))));
+    }
+
+    @Test
     void sqlWithoutGroupByButWithAggregatesIsAGlobalAggregation() throws Exception {
         StreamFrame f = stream().sql("SELECT count(*) AS n, min(ts) AS first_seen FROM source WHERE v > 1");
         StreamingQuery q = start(f, "complete");

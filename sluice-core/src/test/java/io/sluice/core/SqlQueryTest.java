@@ -42,8 +42,10 @@ class SqlQueryTest {
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageStartingWith("groupBy is not supported on a one-off read");
         assertThatThrownBy(() -> bounded().sql("SELECT id, name, count(*) FROM source GROUP BY name"))
-                .isInstanceOf(AnalysisException.class).hasMessageStartingWith("With GROUP BY, Sluice's SQL takes a "
-                        + "select list of the GROUP BY expressions");
+                .isInstanceOf(AnalysisException.class).hasMessage("[MISSING_AGGREGATION] The non-aggregating "
+                        + "expression \"id\" is based on columns which are not participating in the GROUP BY clause. "
+                        + "Add the columns or the expression to the GROUP BY, aggregate the expression, or use "
+                        + "\"any_value(id)\" if you do not care which of the values within a group is returned.");
         assertThatThrownBy(() -> bounded().sql("SELECT id source")).isInstanceOf(ParseException.class)
                 .hasMessageContaining("expected ',' or FROM but found end of input");
         assertThatThrownBy(() -> bounded().sql("id FROM source")).isInstanceOf(ParseException.class)
