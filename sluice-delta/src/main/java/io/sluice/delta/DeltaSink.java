@@ -96,7 +96,10 @@ final class DeltaSink implements Sink {
                 return BatchWriter.discarding(0);
             }
             StructType tableSchema = DeltaTypes.toSluice(s.getSchema());
-            if (!tableSchema.simpleString().equals(schema.simpleString())) {
+            // Names compared case-insensitively, as delta-spark does by default (spark.sql.caseSensitive=false); the
+            // rows are written under the table's names (writeSchema below).
+            if (!tableSchema.simpleString().toLowerCase(java.util.Locale.ROOT)
+                    .equals(schema.simpleString().toLowerCase(java.util.Locale.ROOT))) {
                 throw new IllegalStateException("[DELTA_FAILED_TO_MERGE_FIELDS] A schema mismatch detected when "
                         + "writing to the Delta table " + table.where + ".\nTable schema: " + tableSchema.toDDL()
                         + "\nData schema: " + schema.toDDL() + "\nSluice does not merge schemas (mergeSchema) yet.");
@@ -111,6 +114,12 @@ final class DeltaSink implements Sink {
         if (existing.isEmpty()) {
             b = b.withSchema(table.engine, kernelSchema).withPartitionColumns(table.engine, partitionBy);
         }
+        // The table's NOT NULL columns (delta-spark's constraint): checked on each row, as delta-spark's writer
+        // does; a stream's own schema is written all-nullable, so only a table made elsewhere has any.
+        int[] notNull = existing.map(s -> notNullColumns(s.getSchema())).orElse(new int[0]);
+        // Rows are handed to Kernel in the table's own schema (its nullability and field metadata), which Kernel
+        // requires of the data it writes; the names and types are the stream's, checked equal above.
+        io.delta.kernel.types.StructType writeSchema = existing.map(SnapshotImpl::getSchema).orElse(kernelSchema);
         Transaction txn;
         try {
             txn = b.build(table.engine);
@@ -118,7 +127,18 @@ final class DeltaSink implements Sink {
             LOG.info("Batch {} of query {} is already in the Delta table {}: skipped", batchId, appId, table.where);
             return BatchWriter.discarding(0);
         }
-        return new Batch(batchId, txn, complete ? existing.map(this::removeAll).orElse(List.of()) : List.of());
+        return new Batch(batchId, txn, complete ? existing.map(this::removeAll).orElse(List.of()) : List.of(),
+                notNull, writeSchema);
+    }
+
+    private static int[] notNullColumns(io.delta.kernel.types.StructType tableSchema) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < tableSchema.length(); i++) {
+            if (!tableSchema.at(i).isNullable()) {
+                out.add(i);
+            }
+        }
+        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** A remove action (dataChange) for every file of the snapshot: the overwrite of a complete-mode batch. */
@@ -162,13 +182,33 @@ final class DeltaSink implements Sink {
         private final io.delta.kernel.data.Row txnState;
         private final List<String> partitionColumns;
         private final java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
+        private final int[] notNull;
+        private final io.delta.kernel.types.StructType writeSchema;
+        /** The column index of each partition column (of Kernel's, the table's names). */
+        private final int[] partitionIndexes;
 
-        Batch(long batchId, Transaction txn, List<io.delta.kernel.data.Row> removes) {
+        Batch(long batchId, Transaction txn, List<io.delta.kernel.data.Row> removes, int[] notNull,
+              io.delta.kernel.types.StructType writeSchema) {
+            this.notNull = notNull;
+            this.writeSchema = writeSchema;
             this.batchId = batchId;
             this.txn = txn;
             this.removes = removes;
             this.txnState = txn.getTransactionState(table.engine);
             this.partitionColumns = txn.getPartitionColumns(table.engine);
+            this.partitionIndexes = new int[partitionColumns.size()];
+            for (int i = 0; i < partitionIndexes.length; i++) {
+                partitionIndexes[i] = -1;
+                for (int j = 0; j < writeSchema.length() && partitionIndexes[i] < 0; j++) {
+                    if (writeSchema.at(j).getName().equalsIgnoreCase(partitionColumns.get(i))) {
+                        partitionIndexes[i] = j;
+                    }
+                }
+                if (partitionIndexes[i] < 0) { // Kernel's names are the table's own, so this is a broken table
+                    throw new IllegalStateException("The Delta table " + table.where + " is partitioned by `"
+                            + partitionColumns.get(i) + "`, which its schema does not hold");
+                }
+            }
         }
 
         @Override
@@ -178,9 +218,15 @@ final class DeltaSink implements Sink {
 
                 @Override
                 public void write(Row row) {
+                    for (int i : notNull) {
+                        if (row.isNullAt(i)) {
+                            throw new IllegalStateException("[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint "
+                                    + "violated for column: " + writeSchema.at(i).getName() + ".");
+                        }
+                    }
                     List<Object> key = new ArrayList<>(partitionColumns.size());
-                    for (String c : partitionColumns) {
-                        key.add(row.get(schema.fieldIndex(c)));
+                    for (int idx : partitionIndexes) {
+                        key.add(row.get(idx));
                     }
                     groups.computeIfAbsent(key, k -> new ArrayList<>()).add(kernelRow(row));
                 }
@@ -203,12 +249,12 @@ final class DeltaSink implements Sink {
             Map<String, Literal> partitionValues = new HashMap<>();
             for (int i = 0; i < partitionColumns.size(); i++) {
                 String c = partitionColumns.get(i);
-                int idx = schema.fieldIndex(c);
+                int idx = partitionIndexes[i];
                 partitionValues.put(c, literal(key.get(i), schema.field(idx).dataType(),
-                        kernelSchema.at(idx).getDataType()));
+                        writeSchema.at(idx).getDataType()));
             }
             FilteredColumnarBatch batch = new FilteredColumnarBatch(
-                    new RowsBatch(kernelSchema, data), Optional.empty());
+                    new RowsBatch(writeSchema, data), Optional.empty());
             CloseableIterator<FilteredColumnarBatch> physical = Transaction.transformLogicalData(table.engine,
                     txnState, Utils.singletonCloseableIterator(batch), partitionValues);
             DataWriteContext ctx = Transaction.getWriteContext(table.engine, txnState, partitionValues);

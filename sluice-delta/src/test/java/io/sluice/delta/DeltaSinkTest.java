@@ -204,6 +204,40 @@ class DeltaSinkTest {
                 + "mismatch detected when writing to the Delta table");
     }
 
+    @Test
+    void columnNamesMatchTheTablesCaseInsensitivelyAndRowsGoUnderTheTablesNames() throws Exception {
+        Path t = tmp.resolve("t");
+        TestDelta.append(t, "id bigint, region string", List.of("region"), List.of(Row.of(1L, "eu")));
+        DeltaSink s = new DeltaSink(DeltaTable.open(t.toString()), StructType.fromDDL("ID bigint, Region string"),
+                List.of("REGION"), "q");
+        commit(s, 0, Row.of(2L, "us"), Row.of(3L, "eu"));
+        StructType back = SLUICE.read().format("delta").load(t.toString()).schema();
+        assertThat(back.toDDL()).isEqualTo("id BIGINT, region STRING");
+        assertThat(read(t)).containsExactlyInAnyOrder(Row.of(1L, "eu"), Row.of(2L, "us"), Row.of(3L, "eu"));
+        assertThat(TestDelta.adds(t, 1)).extracting(a -> a.get("partitionValues").get("region").asText())
+                .containsExactlyInAnyOrder("us", "eu");
+    }
+
+    @Test
+    void aNullInATableNotNullColumnFailsTheBatchWithDeltasMessageAndCommitsNothing() throws Exception {
+        Path t = tmp.resolve("t");
+        DeltaTable created = DeltaTable.open(t.toString());
+        created.table.createTransactionBuilder(created.engine, "test", io.delta.kernel.Operation.CREATE_TABLE)
+                .withSchema(created.engine, new io.delta.kernel.types.StructType()
+                        .add("id", io.delta.kernel.types.LongType.LONG, false)
+                        .add("region", io.delta.kernel.types.StringType.STRING, true))
+                .build(created.engine).commit(created.engine, io.delta.kernel.utils.CloseableIterable.emptyIterable());
+        DeltaSink s = new DeltaSink(DeltaTable.open(t.toString()), SCHEMA, List.of(), "q");
+        commit(s, 0, Row.of(1L, null));
+        BatchWriter w = s.beginBatch(1);
+        PartitionWriter pw = w.partitionWriter(0);
+        pw.write(Row.of(2L, "eu"));
+        assertThatThrownBy(() -> pw.write(Row.of(null, "us"))).isInstanceOf(IllegalStateException.class)
+                .hasMessage("[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint violated for column: id.");
+        assertThat(read(t)).containsExactly(Row.of(1L, null));
+        assertThat(TestDelta.latestVersion(t)).isEqualTo(1);
+    }
+
     private static void commit(DeltaSink sink, long batch, Row... rows) throws Exception {
         write(sink.beginBatch(batch), rows);
     }
