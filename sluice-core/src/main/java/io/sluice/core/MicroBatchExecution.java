@@ -226,6 +226,7 @@ final class MicroBatchExecution implements StreamingQuery {
                 }
                 stateful = new StatefulExecution(sluice, spec, stateStorage, checkpoint.location(), logged, restored,
                         spec.minBatchesToRetain());
+                stateful.loadFirstVersion(recovery.firstBatchId());
             } else {
                 String held = StatefulExecution.operatorInCheckpoint(stateStorage, checkpoint.location());
                 if (held != null) {

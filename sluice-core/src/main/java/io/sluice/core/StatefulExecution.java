@@ -545,13 +545,7 @@ final class StatefulExecution implements AutoCloseable {
 
     private List<Row> runPartition(Stage stage, int p, long batchId, List<StatefulOp.Task> tasks, long lateWm, long wm,
                                    StatefulOp.Counters counters, StateStoreMetrics[] metrics) throws Exception {
-        StatePartition partition = stage.stores()[p];
-        if (partition == null) {
-            partition = provider.open(new StateStoreId(stage.id(), p), StateStoreConf.on(storage,
-                    Storages.child(stage.dir(), Integer.toString(p)), minDeltasForSnapshot, minBatchesToRetain,
-                    engineConfig));
-            stage.stores()[p] = partition;
-        }
+        StatePartition partition = partition(stage, p);
         StateStore store = partition.load(batchId);
         try {
             List<Row> rows = stage.op().process(store, tasks, p, lateWm, wm, mode, counters);
@@ -581,6 +575,63 @@ final class StatefulExecution implements AutoCloseable {
             if (!store.hasCommitted()) {
                 store.abort();
             }
+        }
+    }
+
+    /** Partition {@code p} of the stage's operator, opened on first use for the rest of the run. */
+    private StatePartition partition(Stage stage, int p) throws IOException {
+        StatePartition partition = stage.stores()[p];
+        if (partition == null) {
+            partition = provider.open(new StateStoreId(stage.id(), p), StateStoreConf.on(storage,
+                    Storages.child(stage.dir(), Integer.toString(p)), minDeltasForSnapshot, minBatchesToRetain,
+                    engineConfig));
+            stage.stores()[p] = partition;
+        }
+        return partition;
+    }
+
+    /**
+     * Loads the version the query's first batch starts from ({@code firstBatchId}) in every state partition, in
+     * parallel, before the query thread starts: a state file that is missing or corrupt then fails
+     * {@code start()} itself, naming the file, as a bad log file does. The stores keep what they loaded (the
+     * in-memory store its map, RocksDB its database), so the first batch does not read it again. Nothing to do for a
+     * new query (version 0 is empty).
+     *
+     * @throws CorruptCheckpointException naming a state file that is damaged or missing
+     */
+    void loadFirstVersion(long firstBatchId) {
+        if (firstBatchId == 0) {
+            return;
+        }
+        List<CompletableFuture<Void>> running = new ArrayList<>();
+        for (Stage stage : stages) {
+            for (int p = 0; p < partitions; p++) {
+                int part = p;
+                running.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        partition(stage, part).load(firstBatchId).abort();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("Cannot read the state of operator " + stage.id()
+                                + ", partition " + part + " in " + stage.dir() + ": " + e.getMessage(), e);
+                    }
+                }, pool));
+            }
+        }
+        RuntimeException failure = null;
+        for (CompletableFuture<Void> f : running) {
+            try {
+                f.join();
+            } catch (CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
+                if (failure == null) {
+                    failure = cause;
+                } else if (failure != cause) {
+                    failure.addSuppressed(cause);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

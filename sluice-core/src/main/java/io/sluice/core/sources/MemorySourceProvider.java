@@ -66,12 +66,6 @@ public final class MemorySourceProvider implements SourceProvider, DriverLocalRe
                 + "Spark's own tests";
     }
 
-    /** Keeps nothing in its folder (its offsets are the stream's block numbers): any checkpoint's storage will do. */
-    @Override
-    public boolean supportsMetadataOnStorage() {
-        return true;
-    }
-
     @Override
     public MicroBatchStream createStream(StreamContext context) {
         return new Stream(stream(context.options()));
