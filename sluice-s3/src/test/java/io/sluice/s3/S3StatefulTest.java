@@ -1,13 +1,11 @@
 package io.sluice.s3;
 
 import io.sluice.api.Row;
-import io.sluice.api.types.StructType;
+import io.sluice.core.CorruptCheckpointException;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamFrame;
 import io.sluice.core.StreamingQuery;
-import io.sluice.core.StreamingQueryException;
 import io.sluice.core.sinks.MemorySink;
-import io.sluice.core.sources.MemoryStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +36,8 @@ class S3StatefulTest {
     private S3Client client;
     private String bucket;
     private String chk;
-    private MemoryStream input;
+    /** The JSON files written to {@code in/} so far. */
+    private int files;
     private String table;
     private final List<Sluice> engines = new ArrayList<>();
 
@@ -47,13 +46,11 @@ class S3StatefulTest {
         client = S3TestSupport.client();
         bucket = S3TestSupport.newBucket("state");
         chk = "s3a://" + bucket + "/chk";
-        input = MemoryStream.create(StructType.fromDDL("id string, ts timestamp, amount long"));
         table = "t" + UUID.randomUUID().toString().replace("-", "");
     }
 
     @AfterEach
     void tearDown() {
-        input.unregister();
         engines.forEach(Sluice::close);
         client.close();
     }
@@ -80,8 +77,10 @@ class S3StatefulTest {
         return Row.of(Row.of(t(start), t(end)), count);
     }
 
+    /** The JSON files on S3 under {@code in/}: a source whose state is on the S3 checkpoint too. */
     private StreamFrame stream(Sluice sluice) {
-        return sluice.readStream().format("memory").option("name", input.name()).load();
+        return sluice.readStream().format("json").schema("id string, ts timestamp, amount long")
+                .load("s3a://" + bucket + "/in");
     }
 
     private StreamFrame windowedCount(Sluice sluice) {
@@ -97,9 +96,20 @@ class S3StatefulTest {
                 .option("checkpointLocation", chk).option("minBatchesToRetain", minBatchesToRetain).start();
     }
 
+    /** Writes the rows as one new JSON object under {@code in/}, and lets the query read it. */
     private void add(StreamingQuery q, Row... rows) throws Exception {
-        input.addData(rows);
+        write(rows);
         q.processAllAvailable();
+    }
+
+    private void write(Row... rows) {
+        StringBuilder json = new StringBuilder();
+        for (Row r : rows) {
+            json.append("{\"id\":\"").append(r.get(0)).append("\",\"ts\":\"").append(r.get(1))
+                    .append("\",\"amount\":").append(r.get(2)).append("}\n");
+        }
+        String key = String.format("in/%04d.json", files++);
+        client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(json.toString()));
     }
 
     private Map<Long, List<Row>> batches() {
@@ -207,7 +217,7 @@ class S3StatefulTest {
     }
 
     @Test
-    void aCorruptDeltaObjectFailsTheQueryNamingTheObjectAndTheWayOut() throws Exception {
+    void aCorruptDeltaObjectFailsStartNamingTheObjectAndTheWayOut() throws Exception {
         Sluice first = engine(Map.of());
         StreamingQuery q = start(stream(first).groupBy("id").count(), "update");
         add(q, ev("a", 1), ev("b", 1), ev("c", 1), ev("d", 1), ev("e", 1));
@@ -216,23 +226,32 @@ class S3StatefulTest {
         // A partition whose first delta holds rows (an empty one is 15 bytes).
         S3Object delta = client.listObjectsV2Paginator(r -> r.bucket(bucket).prefix("chk/state/0/")).contents()
                 .stream().filter(o -> o.key().endsWith("/1.delta") && o.size() > 20).findFirst().orElseThrow();
+        byte[] good = client.getObjectAsBytes(r -> r.bucket(bucket).key(delta.key())).asByteArray();
         client.putObject(r -> r.bucket(bucket).key(delta.key()),
                 RequestBody.fromBytes(new byte[]{'S', 'L', 'S', 'T', 'D', 1, 1, 0}));
 
         Sluice second = engine(Map.of());
-        StreamingQuery broken = start(stream(second).groupBy("id").count(), "update");
-        input.addData(ev("a", 2));
-        assertThatThrownBy(broken::processAllAvailable).isInstanceOf(StreamingQueryException.class)
-                .hasMessageContaining("Checkpoint file s3a://" + bucket + "/" + delta.key() + " is corrupt or "
-                        + "incomplete (it is truncated). The state of a stateful operator cannot be read back, so the "
-                        + "query cannot continue exactly once. Restore the file from a copy of the checkpoint, or "
-                        + "start the query again on a new checkpointLocation.");
+        String uri = "s3a://" + bucket + "/" + delta.key();
+        assertThatThrownBy(() -> start(stream(second).groupBy("id").count(), "update"))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessage("Checkpoint file " + uri + " is corrupt or incomplete (it is truncated). The state of a "
+                        + "stateful operator cannot be read back, so the query cannot continue exactly once. Restore "
+                        + "the file from a copy of the checkpoint, or start the query again on a new "
+                        + "checkpointLocation.")
+                .satisfies(e -> assertThat(((CorruptCheckpointException) e).location()).isEqualTo(uri));
+        // The lease was released: with the object restored, the query carries on at once.
+        client.putObject(r -> r.bucket(bucket).key(delta.key()), RequestBody.fromBytes(good));
+        StreamingQuery q2 = start(stream(second).groupBy("id").count(), "update");
+        add(q2, ev("a", 2));
+        q2.stop();
+        assertThat(batches().get(1L)).containsExactly(Row.of("a", 2L));
     }
 
     @Test
     void theRocksDbStoreIsRefusedOnAnS3CheckpointBeforeTheQueryStarts() {
         String rocks = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider";
         Sluice sluice = engine(Map.of("spark.sql.streaming.stateStore.providerClass", rocks));
+        write(ev("a", 1));
         assertThatThrownBy(() -> start(stream(sluice).dropDuplicates("id"), "append"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Invalid value '" + rocks + "' for spark.sql.streaming.stateStore.providerClass: that "
