@@ -212,8 +212,8 @@ final class MicroBatchExecution implements StreamingQuery {
         try {
             // Read the logs now, so a corrupt checkpoint fails start() itself.
             RecoveryPlan recovery = checkpoint.recover();
-            // State goes through the checkpoint's storage: the local disk, or the object store's.
-            Storage stateStorage = stored ? storage : Storages.local();
+            // State goes through the checkpoint's storage: the local disk, or the object store's (lease-checked).
+            Storage stateStorage = checkpoint.stateStorage();
             if (spec.stateful().op() != null) {
                 Map<String, String> logged = null;
                 long restored = 0;
