@@ -25,9 +25,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -73,7 +75,7 @@ final class StatefulExecution implements AutoCloseable {
     /** The checkpoint's storage ({@link Storages#local()} for a local one); not closed here. */
     private final Storage storage;
     /** The operators whose {@code _metadata} this run has written or found. */
-    private final java.util.Set<Integer> metadataWritten = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<Integer> metadataWritten = ConcurrentHashMap.newKeySet();
     /** Per watermark, its current value (ms); the global one is their min or max. */
     private final long[] operatorWatermarks;
 

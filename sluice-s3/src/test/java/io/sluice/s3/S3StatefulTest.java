@@ -239,6 +239,15 @@ class S3StatefulTest {
                         + "the file from a copy of the checkpoint, or start the query again on a new "
                         + "checkpointLocation.")
                 .satisfies(e -> assertThat(((CorruptCheckpointException) e).location()).isEqualTo(uri));
+        // A missing one is named too (a listing and a GET: no local file to check).
+        client.deleteObject(r -> r.bucket(bucket).key(delta.key()));
+        String partition = delta.key().split("/")[3];
+        assertThatThrownBy(() -> start(stream(second).groupBy("id").count(), "update"))
+                .isInstanceOf(CorruptCheckpointException.class)
+                .hasMessage("Checkpoint file " + uri + " is missing (state version 1 of operator 0, partition "
+                        + partition + " needs it, and there is no snapshot before it). The state cannot be rebuilt: "
+                        + "restore the file from a copy of the checkpoint, or start the query again on a new "
+                        + "checkpointLocation.");
         // The lease was released: with the object restored, the query carries on at once.
         client.putObject(r -> r.bucket(bucket).key(delta.key()), RequestBody.fromBytes(good));
         StreamingQuery q2 = start(stream(second).groupBy("id").count(), "update");

@@ -14,10 +14,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.OptionalLong;
-import java.util.List;
 import java.util.TreeSet;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
@@ -28,8 +28,9 @@ import java.util.zip.CheckedOutputStream;
  * loads it without reading a file (as Spark's provider caches its loaded maps); files are read only after a
  * restart or to load an older version.
  *
- * <p>Files, in the partition's folder ({@link PartitionFiles}: local, or objects on a store): {@code <v>.delta}, the changes from version v-1 to v (written by the commit of v),
- * and {@code <v>.snapshot}, the whole state at v. Both are: the magic {@code SLST}, a kind byte ({@code D} delta,
+ * <p>Files, in the partition's folder ({@link PartitionFiles}: local files, or objects on a store):
+ * {@code <v>.delta}, the changes from version v-1 to v (written by the commit of v), and {@code <v>.snapshot}, the
+ * whole state at v. Both are: the magic {@code SLST}, a kind byte ({@code D} delta,
  * {@code S} snapshot), a format byte (1), then records (kind byte {@code 1} put: key length (int), key, value length
  * (int), value; {@code 2} remove: key length, key), then an end byte {@code 0} and the CRC-32 (long, big-endian)
  * of every byte before it. Written whole (locally to a temporary file, fsynced and renamed into place; on an object
@@ -218,8 +219,9 @@ final class MemoryStatePartition implements StatePartition {
     private static TreeSet<Long> versions(List<String> names, String suffix) {
         TreeSet<Long> out = new TreeSet<>();
         for (String name : names) {
-            if (name.endsWith(suffix) && versionOf(name) >= 0) {
-                out.add(versionOf(name));
+            long v = versionOf(name);
+            if (v >= 0 && name.equals(name(v, suffix))) { // exactly as written: not 05.delta, nor 5.x.delta
+                out.add(v);
             }
         }
         return out;
