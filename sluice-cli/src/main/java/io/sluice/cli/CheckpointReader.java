@@ -1,6 +1,8 @@
 package io.sluice.cli;
 
 import io.sluice.core.CheckpointView;
+import io.sluice.api.io.Storage;
+import io.sluice.api.io.Storages;
 import io.sluice.core.state.StateStoreProvider;
 import io.sluice.core.state.StateStoreProviders;
 import io.sluice.files.source.FileSourceLogView;
@@ -37,6 +39,15 @@ final class CheckpointReader {
 
     /** {@link #read(Path)}, looking the state store up on {@code loader} (for its row counts). */
     static CheckpointReport read(Path dir, ClassLoader loader) {
+        return read(dir, loader, Storages.local(), null);
+    }
+
+    /**
+     * {@link #read(Path, ClassLoader)} of the logs in {@code dir}, with the operators' state read from the
+     * checkpoint at {@code stateCheckpoint} on {@code stateStorage} (for a checkpoint on an object store, whose logs
+     * were copied to {@code dir}); {@code stateCheckpoint} null: {@code dir}'s own.
+     */
+    static CheckpointReport read(Path dir, ClassLoader loader, Storage stateStorage, String stateCheckpoint) {
         CheckpointView view = CheckpointView.open(dir);
         Map<Long, CheckpointView.Batch> byId = new TreeMap<>();
         view.batches().forEach(b -> byId.put(b.batchId(), b));
@@ -87,7 +98,9 @@ final class CheckpointReader {
             }
         }
         return new CheckpointReport(view.path().toString(), view.queryId().orElse(null),
-                view.metadataProblem().orElse(null), batches, rerun, StateReader.read(view.path(), store, loader));
+                view.metadataProblem().orElse(null), batches, rerun, stateCheckpoint == null
+                ? StateReader.read(view.path(), store, loader)
+                : StateReader.read(stateStorage, stateCheckpoint, store, loader));
     }
 
     /** A source folder's file source log, or empty when it cannot be listed. */

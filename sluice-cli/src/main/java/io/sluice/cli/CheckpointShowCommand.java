@@ -33,7 +33,9 @@ import java.util.stream.Stream;
  * <p>A checkpoint on an object store ({@code s3a://lake/chk}, with the module sluice-s3 among the plugins) is
  * read through the storage contract, configured by {@code --conf fs.s3a.*}: its logs ({@code metadata},
  * {@code offsets/}, {@code commits/} and the file sources' logs, not their binary snapshots nor operator state)
- * are copied to a temporary folder that the local reader reads, then deleted.
+ * are copied to a temporary folder that the local reader reads, then deleted; the operators' state is read in
+ * place (one listing of {@code state/}, the small metadata objects, and the files a row count needs when they are
+ * small), as for a local checkpoint.
  */
 @Command(name = "show", mixinStandardHelpOptions = true,
         description = {"Shows a checkpoint: the query id, each retained batch (its offsets per source, whether it "
@@ -130,11 +132,11 @@ final class CheckpointShowCommand implements Callable<Integer> {
             }
             CheckpointReport local;
             try {
-                local = CheckpointReader.read(tmp);
+                // Operator state is not copied (its files may be large): read where it is.
+                local = CheckpointReader.read(tmp, loader, storage, folder.substring(0, folder.length() - 1));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(e.getMessage().replace(tmp.toString(), dir), e);
             }
-            // Operator state is not copied (its files may be large): shown for a local checkpoint only.
             return new CheckpointReport(dir, local.queryId(), local.metadataProblem(), local.batches(),
                     local.rerunBatch(), local.state());
         } finally {

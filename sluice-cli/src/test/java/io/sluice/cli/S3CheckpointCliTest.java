@@ -64,4 +64,34 @@ class S3CheckpointCliTest {
         assertThat(none.err()).contains("No checkpoint at s3a://" + bucket + "/nothing-here: no object under s3a://"
                 + bucket + "/nothing-here/").doesNotContain(SECRET);
     }
+
+    @Test
+    void checkpointShowOnS3ShowsEachStatefulOperatorsStateAsForALocalCheckpoint() throws Exception {
+        put(bucket, "");
+        String chk = "s3a://" + bucket + "/chk";
+        String store = "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+        // As CheckpointShowTest#showsEachStatefulOperatorsStateSizeWithTheInMemoryStore, the checkpoint on S3.
+        for (int i = 0; i < 3; i++) {
+            Cli.Result r = Cli.run(conf("run", "--source", "rate-micro-batch", "--source-option", "rowsPerBatch=6",
+                    "--source-option", "numPartitions=1", "--sql",
+                    "SELECT value % 3 AS k, count(*) AS n FROM source GROUP BY value % 3", "--output-mode", "update",
+                    "--sink", "noop", "--checkpoint", chk, "--trigger", "availableNow", "--plain",
+                    "--conf", "spark.sql.shuffle.partitions=2",
+                    "--conf", "spark.sql.streaming.stateStore.providerClass=" + store));
+            assertThat(r.exitCode()).as(r.err()).isZero();
+        }
+
+        Cli.Result show = Cli.run(conf("checkpoint", "show", chk));
+
+        assertThat(show.exitCode()).as(show.err()).isZero();
+        // The same figures as on the local disk: 3 deltas per partition, _metadata/metadata and _metadata/schema.
+        assertThat(show.out()).endsWith("Batch a restart re-runs: none\n"
+                + "State: 1 operator, store " + store + "\n"
+                + "  operator 0 (stateStoreSave): 2 partitions, version 3, 8 files, 628 bytes, 3 rows\n"
+                + "    partition 0: version 3, 3 files, 261 bytes, 2 rows\n"
+                + "    partition 1: version 3, 3 files, 153 bytes, 1 row\n").doesNotContain(SECRET);
+        Cli.Result json = Cli.run(conf("checkpoint", "show", chk, "--json"));
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        assertThat(json.out()).contains("\"operatorName\" : \"stateStoreSave\"").contains("\"rows\" : 3");
+    }
 }

@@ -212,13 +212,8 @@ final class MicroBatchExecution implements StreamingQuery {
         try {
             // Read the logs now, so a corrupt checkpoint fails start() itself.
             RecoveryPlan recovery = checkpoint.recover();
-            if (spec.stateful().op() != null && stored) {
-                // The state stores write local files under state/ (the store contract is on paths for now).
-                throw new IllegalArgumentException("A query with a stateful operator ("
-                        + spec.stateful().op().operatorName() + ") keeps its state in the checkpoint's folder, which must "
-                        + "be local for now; checkpointLocation " + checkpoint.location() + " is on an object "
-                        + "store. Use a local checkpointLocation for this query.");
-            }
+            // State goes through the checkpoint's storage: the local disk, or the object store's (lease-checked).
+            Storage stateStorage = checkpoint.stateStorage();
             if (spec.stateful().op() != null) {
                 Map<String, String> logged = null;
                 long restored = 0;
@@ -229,10 +224,11 @@ final class MicroBatchExecution implements StreamingQuery {
                     logged = r.endOffsets().conf();
                     restored = r.endOffsets().batchWatermarkMs();
                 }
-                stateful = new StatefulExecution(sluice, spec, checkpoint.path(), logged, restored,
+                stateful = new StatefulExecution(sluice, spec, stateStorage, checkpoint.location(), logged, restored,
                         spec.minBatchesToRetain());
-            } else if (!stored) {
-                String held = StatefulExecution.operatorInCheckpoint(checkpoint.path());
+                stateful.loadFirstVersion(recovery.firstBatchId());
+            } else {
+                String held = StatefulExecution.operatorInCheckpoint(stateStorage, checkpoint.location());
                 if (held != null) {
                     throw StatefulExecution.operatorMismatch(held, null);
                 }

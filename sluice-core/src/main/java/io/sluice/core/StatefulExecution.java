@@ -1,7 +1,9 @@
 package io.sluice.core;
 
 import io.sluice.api.Row;
-import io.sluice.api.io.DurableFiles;
+import io.sluice.api.io.Storage;
+import io.sluice.api.io.Storages;
+import io.sluice.api.io.WholeObjectOutput;
 import io.sluice.api.sink.BatchWriter;
 import io.sluice.api.sink.PartitionWriter;
 import io.sluice.core.json.Json;
@@ -18,15 +20,16 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -38,7 +41,9 @@ import java.util.regex.Pattern;
  * partition, in parallel on the reader pool, loads version N of its store, folds in its share, emits rows by the
  * output mode, evicts what the watermark closed and commits version N+1; the emitted rows then go to the sink, one
  * sink partition writer per state partition. Also keeps the watermarks, the operator's metadata in
- * {@code state/0/_metadata/} and the settings pinned in the offset log.
+ * {@code state/0/_metadata/} and the settings pinned in the offset log. Everything under {@code state/} goes through
+ * the checkpoint's {@link Storage} (the local disk, or an object store), given to the stores in their
+ * {@link StateStoreConf}.
  */
 final class StatefulExecution implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StatefulExecution.class);
@@ -67,20 +72,29 @@ final class StatefulExecution implements AutoCloseable {
     private final int minDeltasForSnapshot;
     private final int minBatchesToRetain;
     private final ExecutorService pool;
+    /** The checkpoint's storage ({@link Storages#local()} for a local one); not closed here. */
+    private final Storage storage;
+    /** The operators whose {@code _metadata} this run has written or found. */
+    private final Set<Integer> metadataWritten = ConcurrentHashMap.newKeySet();
     /** Per watermark, its current value (ms); the global one is their min or max. */
     private final long[] operatorWatermarks;
 
     /**
+     * @param storage    the checkpoint's storage: {@link Storages#local()}, or the object store's
+     * @param checkpoint the checkpoint's folder on it: its absolute local path, or its URI
      * @param loggedConf the conf of the newest {@code offsets/N}, or null for a new query: its settings win over
      *                   the session's, as in Spark
+     * @throws IllegalArgumentException for a bad setting, or a store that keeps its state on the local disk only
+     *                                  when the checkpoint is on an object store
      */
-    StatefulExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Path checkpoint, Map<String, String> loggedConf,
-                      long restoredWatermarkMs, int minBatchesToRetain) {
+    StatefulExecution(Sluice sluice, DataStreamWriter.QuerySpec spec, Storage storage, String checkpoint,
+                      Map<String, String> loggedConf, long restoredWatermarkMs, int minBatchesToRetain) {
         StreamFrame.Stateful st = spec.stateful();
         this.watermarks = st.watermarks();
         this.mode = spec.outputMode();
         this.engineConfig = sluice.config();
         this.pool = sluice.readers();
+        this.storage = storage;
         String parts = pinned(sluice, loggedConf, SHUFFLE_PARTITIONS, Integer.toString(DEFAULT_PARTITIONS));
         try {
             this.partitions = Integer.parseInt(parts.trim());
@@ -94,6 +108,14 @@ final class StatefulExecution implements AutoCloseable {
         }
         this.providerName = pinned(sluice, loggedConf, StateStoreProvider.PROVIDER_CLASS_KEY, StateStoreProviders.DEFAULT);
         this.provider = StateStoreProviders.find(providerName, sluice.classLoader());
+        if (storage.localPath(checkpoint).isEmpty() && !provider.keepsStateOnStorage()) {
+            throw new IllegalArgumentException("Invalid value '" + providerName + "' for "
+                    + StateStoreProvider.PROVIDER_CLASS_KEY + ": that state store keeps its state on the local disk "
+                    + "only, and checkpointLocation " + checkpoint + " is on an object store, where the state must "
+                    + "be kept with the rest of the checkpoint to survive a restart on another machine. Use the "
+                    + "default in-memory store (leave " + StateStoreProvider.PROVIDER_CLASS_KEY + " unset, or set "
+                    + "it to " + StateStoreProviders.DEFAULT + ") or a local checkpointLocation.");
+        }
         String policy = pinned(sluice, loggedConf, WATERMARK_POLICY, "min");
         if (!policy.equalsIgnoreCase("min") && !policy.equalsIgnoreCase("max")) {
             throw new IllegalArgumentException("Invalid value '" + policy + "' for " + WATERMARK_POLICY
@@ -110,8 +132,7 @@ final class StatefulExecution implements AutoCloseable {
             StatefulOp o = last ? st.op() : st.upstream().get(i).op();
             RowOperator then = last ? spec.postOperator() : st.upstream().get(i).then();
             int id = n - 1 - i;
-            chain.add(new Stage(o, id, checkpoint.resolve("state").resolve(Integer.toString(id)), then,
-                    new StatePartition[partitions]));
+            chain.add(new Stage(o, id, operatorDir(checkpoint, id), then, new StatePartition[partitions]));
         }
         this.stages = List.copyOf(chain);
         this.operatorWatermarks = new long[watermarks.size()];
@@ -120,10 +141,21 @@ final class StatefulExecution implements AutoCloseable {
     }
 
     /**
-     * One stateful operator of the query: its Spark operator id, its {@code state/<id>} folder, its stores, and
-     * the steps that run on the rows it emits ({@code then}: before the next operator, or before the sink).
+     * One stateful operator of the query: its Spark operator id, its {@code state/<id>} folder (a location of the
+     * checkpoint's storage), its stores, and the steps that run on the rows it emits ({@code then}: before the next
+     * operator, or before the sink).
      */
-    private record Stage(StatefulOp op, int id, Path dir, RowOperator then, StatePartition[] stores) {
+    private record Stage(StatefulOp op, int id, String dir, RowOperator then, StatePartition[] stores) {
+    }
+
+    /** {@code <checkpoint>/state/<id>}: the one place that names an operator's folder. */
+    private static String operatorDir(String checkpoint, int id) {
+        return Storages.child(Storages.child(checkpoint, "state"), Integer.toString(id));
+    }
+
+    /** {@code <checkpoint>/state/<id>/_metadata/<name>}. */
+    private static String metadataFile(String operatorDir, String name) {
+        return Storages.child(Storages.child(operatorDir, "_metadata"), name);
     }
 
     private static int intConfig(Sluice sluice, String key, int dflt) {
@@ -169,19 +201,19 @@ final class StatefulExecution implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------ metadata
 
-    private void checkMetadata(Path checkpoint, boolean checkSchema) {
+    private void checkMetadata(String checkpoint, boolean checkSchema) {
         // The operators the checkpoint names, by id; a query with fewer operators than it has is refused too.
         TreeMap<Integer, String> held = new TreeMap<>();
         for (int id = 0; ; id++) {
-            Path meta = checkpoint.resolve("state").resolve(Integer.toString(id)).resolve("_metadata")
-                    .resolve("metadata");
-            if (!Files.exists(meta)) {
+            String meta = metadataFile(operatorDir(checkpoint, id), "metadata");
+            Optional<String> text = read(storage, meta);
+            if (text.isEmpty()) {
                 if (id >= stages.size()) {
                     break;
                 }
                 continue;
             }
-            Matcher m = Pattern.compile("\"operatorName\"\\s*:\\s*\"([^\"]*)\"").matcher(read(meta));
+            Matcher m = OPERATOR_NAME.matcher(text.get());
             if (!m.find()) {
                 throw CorruptCheckpointException.badFile(meta, "it names no operatorName", "Restore the file from a "
                         + "copy of the checkpoint, or start the query again on a new checkpointLocation.", null);
@@ -202,12 +234,12 @@ final class StatefulExecution implements AutoCloseable {
             return;
         }
         for (Stage st : stages) {
-            Path schema = st.dir().resolve("_metadata").resolve("schema");
-            if (!Files.exists(schema)) {
+            Optional<String> schema = read(storage, metadataFile(st.dir(), "schema"));
+            if (schema.isEmpty()) {
                 continue;
             }
             StatefulOp op = st.op();
-            String s = read(schema);
+            String s = schema.get();
             String key = field(s, "keySchema");
             String value = field(s, "valueSchema");
             if (key != null && !key.equals(op.keySchema())) {
@@ -248,15 +280,21 @@ final class StatefulExecution implements AutoCloseable {
         return String.join(", ", out);
     }
 
-    /** For a stateless query on a checkpoint that holds an operator's state: the operator it names, if any. */
-    static String operatorInCheckpoint(Path checkpoint) {
-        Path meta = checkpoint.resolve("state").resolve("0").resolve("_metadata").resolve("metadata");
-        if (!Files.exists(meta)) {
+    /**
+     * For a stateless query on a checkpoint that holds an operator's state: the operator it names, if any.
+     *
+     * @param checkpoint the checkpoint's folder on {@code storage}: its absolute local path, or its URI
+     */
+    static String operatorInCheckpoint(Storage storage, String checkpoint) {
+        Optional<String> meta = read(storage, metadataFile(operatorDir(checkpoint, 0), "metadata"));
+        if (meta.isEmpty()) {
             return null;
         }
-        Matcher m = Pattern.compile("\"operatorName\"\\s*:\\s*\"([^\"]*)\"").matcher(read(meta));
+        Matcher m = OPERATOR_NAME.matcher(meta.get());
         return m.find() ? m.group(1) : "unknown";
     }
+
+    private static final Pattern OPERATOR_NAME = Pattern.compile("\"operatorName\"\\s*:\\s*\"([^\"]*)\"");
 
     private static String field(String json, String name) {
         Matcher m = Pattern.compile("\"" + name + "\"\\s*:\\s*(\"(?:[^\"\\\\]|\\\\.)*\")").matcher(json);
@@ -270,27 +308,44 @@ final class StatefulExecution implements AutoCloseable {
         }
     }
 
-    private static String read(Path p) {
+    /** The metadata file at {@code uri}, as text; empty when there is none. */
+    private static Optional<String> read(Storage storage, String uri) {
         try {
-            return Files.readString(p, StandardCharsets.UTF_8);
+            return Optional.of(new String(storage.readAll(uri, MAX_METADATA_BYTES), StandardCharsets.UTF_8));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read " + p, e);
+            throw new UncheckedIOException("Cannot read " + uri + ": " + e.getMessage(), e);
         }
     }
 
+    /** More than an operator's metadata or schema file can be (a schema is a few KB). */
+    private static final long MAX_METADATA_BYTES = 16L << 20;
+
     private void writeMetadata(Stage stage) throws IOException {
         StatefulOp op = stage.op();
-        Path dir = stage.dir().resolve("_metadata");
-        Path meta = dir.resolve("metadata");
-        if (Files.exists(meta)) {
+        String meta = metadataFile(stage.dir(), "metadata");
+        if (storage.status(meta).isPresent()) {
             return;
         }
-        DurableFiles.createDirectories(dir);
-        DurableFiles.replace(dir.resolve("schema"), ("v1\n{\"keySchema\":" + Json.quote(op.keySchema())
+        // The schema first: metadata is the file whose presence says both are written.
+        write(metadataFile(stage.dir(), "schema"), ("v1\n{\"keySchema\":" + Json.quote(op.keySchema())
                 + ",\"valueSchema\":" + Json.quote(op.valueSchema()) + "}").getBytes(StandardCharsets.UTF_8));
-        DurableFiles.replace(meta, ("v1\n{\"operatorInfo\":{\"operatorId\":" + stage.id() + ",\"operatorName\":"
+        write(meta, ("v1\n{\"operatorInfo\":{\"operatorId\":" + stage.id() + ",\"operatorName\":"
                 + Json.quote(op.operatorName()) + "},\"stateStoreInfo\":[{\"storeName\":\"default\","
                 + "\"numColsPrefixKey\":0,\"numPartitions\":" + partitions + "}]}").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes a file whole, replacing one a crashed run left (locally: temp file, fsync, rename). */
+    private void write(String uri, byte[] content) throws IOException {
+        WholeObjectOutput out = storage.create(uri, true);
+        try {
+            out.write(content);
+        } catch (IOException | RuntimeException e) {
+            out.abort();
+            throw e;
+        }
+        out.close();
     }
 
     // ------------------------------------------------------------------------------------ the reader side
@@ -355,8 +410,10 @@ final class StatefulExecution implements AutoCloseable {
     Outcome process(long batchId, List<Object> taskResults, long lateWatermarkMs, long watermarkMs)
             throws Exception {
         for (Stage st : stages) {
-            if (batchId == 0 || !Files.exists(st.dir().resolve("_metadata").resolve("metadata"))) {
+            // Once per run: a request on an object store, and nothing removes the file while the query runs.
+            if (!metadataWritten.contains(st.id())) {
                 writeMetadata(st);
+                metadataWritten.add(st.id());
             }
         }
         List<StatefulOp.Task> tasks = new ArrayList<>();
@@ -490,12 +547,7 @@ final class StatefulExecution implements AutoCloseable {
 
     private List<Row> runPartition(Stage stage, int p, long batchId, List<StatefulOp.Task> tasks, long lateWm, long wm,
                                    StatefulOp.Counters counters, StateStoreMetrics[] metrics) throws Exception {
-        StatePartition partition = stage.stores()[p];
-        if (partition == null) {
-            partition = provider.open(new StateStoreId(stage.id(), p), new StateStoreConf(
-                    stage.dir().resolve(Integer.toString(p)), minDeltasForSnapshot, minBatchesToRetain, engineConfig));
-            stage.stores()[p] = partition;
-        }
+        StatePartition partition = partition(stage, p);
         StateStore store = partition.load(batchId);
         try {
             List<Row> rows = stage.op().process(store, tasks, p, lateWm, wm, mode, counters);
@@ -518,13 +570,70 @@ final class StatefulExecution implements AutoCloseable {
                 partition.maintenance();
             } catch (IOException | RuntimeException e) {
                 LOG.warn("State store maintenance of {} failed; the state is committed, the next batch tries again",
-                        stage.dir().resolve(Integer.toString(p)), e);
+                        Storages.child(stage.dir(), Integer.toString(p)), e);
             }
             return rows;
         } finally {
             if (!store.hasCommitted()) {
                 store.abort();
             }
+        }
+    }
+
+    /** Partition {@code p} of the stage's operator, opened on first use for the rest of the run. */
+    private StatePartition partition(Stage stage, int p) throws IOException {
+        StatePartition partition = stage.stores()[p];
+        if (partition == null) {
+            partition = provider.open(new StateStoreId(stage.id(), p), StateStoreConf.on(storage,
+                    Storages.child(stage.dir(), Integer.toString(p)), minDeltasForSnapshot, minBatchesToRetain,
+                    engineConfig));
+            stage.stores()[p] = partition;
+        }
+        return partition;
+    }
+
+    /**
+     * Loads the version the query's first batch starts from ({@code firstBatchId}) in every state partition, in
+     * parallel, before the query thread starts: a state file that is missing or corrupt then fails
+     * {@code start()} itself, naming the file, as a bad log file does. The stores keep what they loaded (the
+     * in-memory store its map, RocksDB its database), so the first batch does not read it again. Nothing to do for a
+     * new query (version 0 is empty).
+     *
+     * @throws CorruptCheckpointException naming a state file that is damaged or missing
+     */
+    void loadFirstVersion(long firstBatchId) {
+        if (firstBatchId == 0) {
+            return;
+        }
+        List<CompletableFuture<Void>> running = new ArrayList<>();
+        for (Stage stage : stages) {
+            for (int p = 0; p < partitions; p++) {
+                int part = p;
+                running.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        partition(stage, part).load(firstBatchId).abort();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("Cannot read the state of operator " + stage.id()
+                                + ", partition " + part + " in " + stage.dir() + ": " + e.getMessage(), e);
+                    }
+                }, pool));
+            }
+        }
+        RuntimeException failure = null;
+        for (CompletableFuture<Void> f : running) {
+            try {
+                f.join();
+            } catch (CompletionException e) {
+                RuntimeException cause = e.getCause() instanceof RuntimeException r ? r : e;
+                if (failure == null) {
+                    failure = cause;
+                } else if (failure != cause) {
+                    failure.addSuppressed(cause);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

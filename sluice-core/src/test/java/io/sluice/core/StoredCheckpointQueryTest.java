@@ -99,6 +99,27 @@ class StoredCheckpointQueryTest {
         }
     }
 
+    private void onceCountingByParity() throws Exception {
+        StreamingQuery q = sluice.readStream().format("rate-micro-batch").option("rowsPerBatch", 3).load()
+                .selectExpr("value % 2 AS k").groupBy("k").count().writeStream().format("memory").queryName(table)
+                .outputMode("update").trigger(Trigger.once()).option("checkpointLocation", chk).start();
+        q.awaitTermination();
+        assertThat(q.exception()).isEmpty();
+    }
+
+    @Test
+    void aStatefulQueryKeepsItsStateOnTheStoreAndARestartContinuesFromIt() throws Exception {
+        onceCountingByParity(); // batch 0: values 0, 1, 2
+        onceCountingByParity(); // batch 1: values 3, 4, 5, counted on the state read back from the store
+        assertThat(MemorySink.batches(table).get(1L).stream().map(Row::toString).sorted().toList())
+                .containsExactly(Row.of(0L, 3L).toString(), Row.of(1L, 3L).toString());
+        assertThat(store.keys()).contains("chk/rate/state/0/_metadata/metadata", "chk/rate/state/0/_metadata/schema");
+        for (int p = 0; p < 4; p++) {
+            assertThat(store.keys()).contains("chk/rate/state/0/" + p + "/1.delta", "chk/rate/state/0/" + p
+                    + "/2.delta");
+        }
+    }
+
     @Test
     void aStoreIgnoringConditionalWritesIsRefusedAtStart() {
         store.ignoreConditionalWrites(true);

@@ -59,9 +59,9 @@ import java.util.zip.ZipOutputStream;
  * </ul>
  * Loading version N reuses the open database when it holds N (the usual next batch), and otherwise rebuilds the
  * local folder from {@code N.zip} and the SST files it lists. Writes go to the database directly without its
- * write-ahead log: a commit flushes the memtable and checkpoints; an abort marks the database dirty, so the next
- * load rebuilds it from the checkpoint. Each commit writes a whole version ({@code N.zip}); Spark's changelog
- * checkpointing ({@code N.changelog}) is not implemented.
+ * write-ahead log: a commit flushes the memtable and checkpoints; an abort after a write leaves the database dirty,
+ * so the next load rebuilds it from the checkpoint. Each commit writes a whole version ({@code N.zip}); Spark's
+ * changelog checkpointing ({@code N.changelog}) is not implemented.
  */
 final class RocksDbStatePartition implements StatePartition {
     private static final Logger LOG = LoggerFactory.getLogger(RocksDbStatePartition.class);
@@ -554,7 +554,8 @@ final class RocksDbStatePartition implements StatePartition {
             }
             aborted = true;
             closeIterators();
-            dbVersion = -1; // this batch's writes are in the database: rebuild it at the next load
+            // A write already marked the database as no longer the loaded version (put, remove): a store that was
+            // only read (start() loads and aborts every partition) leaves it for the next load to reuse.
         }
 
         private void closeIterators() {

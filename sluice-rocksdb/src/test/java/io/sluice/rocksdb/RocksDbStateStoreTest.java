@@ -67,6 +67,28 @@ class RocksDbStateStoreTest {
     }
 
     @Test
+    void aStoreOnlyReadThenAbortedLeavesTheDatabaseForTheNextLoadAndOneWrittenDoesNot() throws Exception {
+        Path dir = tmp.resolve("s");
+        try (StatePartition p = open(dir, 100)) {
+            StateStore v0 = p.load(0);
+            v0.put(b("a"), b("1"));
+            v0.commit();
+        }
+        try (StatePartition p = open(dir, 100)) {
+            StateStore read = p.load(1); // as start() does: load the first batch's version, then abort
+            assertThat(s(read.get(b("a")))).isEqualTo("1");
+            read.abort();
+            StateStore written = p.load(1); // reused: nothing was written
+            written.put(b("a"), b("2"));
+            written.abort();
+            StateStore again = p.load(1); // rebuilt: the aborted write is in the database
+            assertThat(s(again.get(b("a")))).isEqualTo("1");
+            assertThat(again.metrics().customMetrics()).containsEntry("rocksdbLoadCount", 3L)
+                    .containsEntry("rocksdbLoadReusedCount", 1L);
+        }
+    }
+
+    @Test
     void batchNLoadsVersionNAndCommitsNPlus1AsZipsAndSharedSstFiles() throws Exception {
         Path dir = tmp.resolve("state/0/3");
         try (StatePartition p = open(dir, 100)) {

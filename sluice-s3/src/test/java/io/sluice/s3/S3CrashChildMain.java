@@ -1,5 +1,6 @@
 package io.sluice.s3;
 
+import io.sluice.core.Functions;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamFrame;
 import io.sluice.core.StreamingQuery;
@@ -42,16 +43,24 @@ public final class S3CrashChildMain {
             });
             // "files": the file source reads s3a://<bucket>/in (two objects a batch), its seen-files state in the
             // S3 checkpoint; "files-last": the same, until every object is read, then the child stops by itself.
+            // "window", "window-last": the same objects with an event time, counted in 10-second tumbling windows
+            // (watermark 30 s) with the state in the S3 checkpoint; append mode emits each window once it closes.
             String mode = args.length > 2 ? args[2] : "rate";
             StreamFrame input = mode.startsWith("files")
                     ? sluice.readStream().format("json").schema("value long").option("maxFilesPerTrigger", "2")
                     .load("s3a://" + bucket + "/in")
+                    : mode.startsWith("window")
+                    ? sluice.readStream().format("json").schema("value long, ts timestamp")
+                    .option("maxFilesPerTrigger", "2").load("s3a://" + bucket + "/in")
+                    .withWatermark("ts", "30 seconds").groupBy(Functions.window(Functions.col("ts"), "10 seconds"))
+                    .count()
                     : sluice.readStream().format("rate").option("rowsPerSecond", 50).option("numPartitions", 2).load();
+            boolean last = mode.endsWith("-last");
             StreamingQuery q = input.writeStream().format("json").option("path", "s3a://" + bucket + "/out")
                     .option("checkpointLocation", "s3a://" + bucket + "/chk")
-                    .trigger(mode.equals("files-last") ? Trigger.availableNow() : Trigger.processingTime(100))
+                    .trigger(last ? Trigger.availableNow() : Trigger.processingTime(100))
                     .start();
-            if (mode.equals("files-last")) {
+            if (last) {
                 q.awaitTermination();
                 System.out.println(q.exception().map(e -> "failed " + e).orElse("done"));
                 return;

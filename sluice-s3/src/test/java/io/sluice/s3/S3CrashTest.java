@@ -33,6 +33,7 @@ import static org.awaitility.Awaitility.await;
 class S3CrashTest {
     private static final Pattern PATH = Pattern.compile("\"path\":\"s3a://[^/]+/([^\"]+)\"");
     private static final Pattern VALUE = Pattern.compile("\"value\":(\\d+)");
+    private static final Pattern WINDOW = Pattern.compile("\"start\":\"([^\"]+)\".*?\"count\":(\\d+)");
     private static final Pattern EXPIRES = Pattern.compile("\"expiresMs\":(\\d+)");
 
     @TempDir
@@ -99,8 +100,20 @@ class S3CrashTest {
         return client.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asUtf8String();
     }
 
-    /** Every value in the files the manifest lists (a compact file repeats earlier entries: read the newest). */
+    /** Every value in the files the manifest lists. */
     private List<Long> committedValues() {
+        List<Long> values = new ArrayList<>();
+        for (String data : committedFiles()) {
+            Matcher v = VALUE.matcher(get(data));
+            while (v.find()) {
+                values.add(Long.parseLong(v.group(1)));
+            }
+        }
+        return values;
+    }
+
+    /** The keys of the data files the manifest lists (a compact file repeats earlier entries: read the newest). */
+    private List<String> committedFiles() {
         List<String> manifest = keys().stream().filter(k -> k.startsWith("out/_spark_metadata/")).toList();
         List<String> entries = new ArrayList<>();
         long lastCompact = -1;
@@ -120,14 +133,7 @@ class S3CrashTest {
                 }
             }
         }
-        List<Long> values = new ArrayList<>();
-        for (String data : entries) {
-            Matcher v = VALUE.matcher(get(data));
-            while (v.find()) {
-                values.add(Long.parseLong(v.group(1)));
-            }
-        }
-        return values;
+        return entries;
     }
 
     private void assertExactlyOnce() {
@@ -173,6 +179,69 @@ class S3CrashTest {
         List<String> state = keys().stream().filter(k -> k.startsWith("chk/sources/0/")).toList();
         assertThat(state).anyMatch(k -> k.endsWith(".hot"));
         assertThat(state).noneMatch(k -> k.equals("chk/sources/0/0")); // compacted away
+    }
+
+    /** The windows in the committed output, as "start count" lines, in output order. */
+    private List<String> committedWindows() {
+        List<String> windows = new ArrayList<>();
+        for (String data : committedFiles()) {
+            Matcher w = WINDOW.matcher(get(data));
+            while (w.find()) {
+                windows.add(w.group(1) + " " + w.group(2));
+            }
+        }
+        return windows;
+    }
+
+    /** Each window emitted so far is in the output once, with its 10 rows (one per second of event time). */
+    private void assertEachWindowOnceAndWhole() {
+        List<String> windows = committedWindows();
+        assertThat(windows).doesNotHaveDuplicates().allMatch(w -> w.endsWith(" 10"));
+    }
+
+    /**
+     * A 10-second tumbling window count (watermark 30 s) over objects on S3, its state in the S3 checkpoint, into
+     * the file sink on S3: killed three times mid-stream, then run to the end. Each window is in the output exactly
+     * once, with every row of it: a re-run batch loads the state version it started from, whatever the kill left.
+     */
+    @Test
+    void aWindowedCountWithItsStateOnS3KilledThreeTimesEmitsEveryWindowOnce() throws Exception {
+        java.time.Instant base = java.time.Instant.parse("2026-01-01T10:00:00Z");
+        int objects = 80; // object i: event time base + i s, so windows [0,10) .. [70,80) of 10 rows each
+        for (int i = 0; i < objects; i++) {
+            int v = i;
+            client.putObject(r -> r.bucket(bucket).key(String.format("in/%03d.json", v)),
+                    software.amazon.awssdk.core.sync.RequestBody.fromString("{\"value\":" + v + ",\"ts\":\""
+                            + base.plusSeconds(v) + "\"}\n"));
+        }
+        long reached = 0;
+        for (int i = 0; i < 3; i++) {
+            Child c = start("window");
+            reached = c.awaitBatch(reached + 2);
+            c.process().destroyForcibly(); // SIGKILL, wherever the batch cycle is
+            assertThat(c.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertEachWindowOnceAndWhole();
+            awaitLeaseExpired();
+        }
+        // A row far ahead moves the watermark past the last window, which the last run then emits.
+        client.putObject(r -> r.bucket(bucket).key("in/999.json"), software.amazon.awssdk.core.sync.RequestBody
+                .fromString("{\"value\":999,\"ts\":\"" + base.plusSeconds(1000) + "\"}\n"));
+        Child last = start("window-last");
+        String result = null;
+        while (result == null || result.startsWith("batch ")) {
+            result = last.lines().poll(120, TimeUnit.SECONDS);
+            assertThat(result).as("the last child's next line").isNotNull();
+        }
+        assertThat(last.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String err = Files.readString(tmp.resolve("child-3.err"));
+        assertThat(result).as(err).isEqualTo("done");
+        List<String> expected = new ArrayList<>();
+        for (int w = 0; w < objects; w += 10) {
+            expected.add(base.plusSeconds(w).toString().replace("Z", ".000Z") + " 10");
+        }
+        assertThat(committedWindows().stream().sorted().toList()).containsExactlyElementsOf(expected);
+        assertThat(keys()).anyMatch(k -> k.matches("chk/state/0/\\d+/\\d+\\.delta"))
+                .contains("chk/state/0/_metadata/metadata");
     }
 
     private void awaitLeaseExpired() {

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import io.sluice.api.SluiceClock;
 import io.sluice.api.io.Storage;
+import io.sluice.api.io.Storages;
 
 /**
  * A query's checkpoint folder ({@code checkpointLocation}), opened and locked for one run of the query.
@@ -43,16 +44,19 @@ public final class Checkpoint implements AutoCloseable {
     /** Null for a local checkpoint. */
     private final Storage storage;
     private final AutoCloseable lock;
+    /** {@link #stateStorage()}: the local disk, or the object store with the lease checked before each write. */
+    private final Storage stateStorage;
     private final String queryId;
     private final OffsetLog offsetLog;
     private final CommitLog commitLog;
 
     private Checkpoint(Path path, String location, Storage storage, AutoCloseable lock, String queryId,
-                       OffsetLog offsetLog, CommitLog commitLog) {
+                       OffsetLog offsetLog, CommitLog commitLog, Storage stateStorage) {
         this.path = path;
         this.location = location;
         this.storage = storage;
         this.lock = lock;
+        this.stateStorage = stateStorage;
         this.queryId = queryId;
         this.offsetLog = offsetLog;
         this.commitLog = commitLog;
@@ -98,7 +102,8 @@ public final class Checkpoint implements AutoCloseable {
             Folder commits = folder.child("commits");
             CommitLog commitLog = new CommitLog(commits, true);
             OffsetLog offsetLog = new OffsetLog(folder.child("offsets"), commits, true);
-            return new Checkpoint(Path.of(root), root, storage, lease, id, offsetLog, commitLog);
+            return new Checkpoint(Path.of(root), root, storage, lease, id, offsetLog, commitLog,
+                    new LeaseGuardedStorage(storage, lease::ensureHeld));
         } catch (RuntimeException | Error e) {
             lease.close();
             throw e;
@@ -129,7 +134,7 @@ public final class Checkpoint implements AutoCloseable {
             Path commits = path.resolve("commits");
             CommitLog commitLog = new CommitLog(commits);
             OffsetLog offsetLog = new OffsetLog(path.resolve("offsets"), commits);
-            return new Checkpoint(path, path.toString(), null, lock, id, offsetLog, commitLog);
+            return new Checkpoint(path, path.toString(), null, lock, id, offsetLog, commitLog, Storages.local());
         } catch (RuntimeException | Error e) {
             lock.close();
             throw e;
@@ -152,6 +157,17 @@ public final class Checkpoint implements AutoCloseable {
     /** The object store the checkpoint is on; empty for a local checkpoint. */
     public Optional<Storage> storage() {
         return Optional.ofNullable(storage);
+    }
+
+    /**
+     * The storage the operators' state ({@code state/} under {@link #location()}) is read and written with:
+     * {@link Storages#local()} for a local checkpoint; on an object store, the checkpoint's storage with the lease
+     * checked (and renewed when due) before every write and delete, as for the logs, so that a query that lost its
+     * lease writes no state beside the query that took it over (its write fails with {@code This query lost the
+     * lease ...}). Not to be closed: the checkpoint's opener closes the storage.
+     */
+    public Storage stateStorage() {
+        return stateStorage;
     }
 
     /** The URI of source {@code i}'s private folder {@code sources/<i>} on the object store (nothing is created). */

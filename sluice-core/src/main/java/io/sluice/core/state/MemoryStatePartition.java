@@ -1,6 +1,6 @@
 package io.sluice.core.state;
 
-import io.sluice.api.io.DurableFiles;
+import io.sluice.api.io.Storage;
 import io.sluice.core.CorruptCheckpointException;
 
 import java.io.BufferedInputStream;
@@ -9,17 +9,16 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.OptionalLong;
 import java.util.TreeSet;
-import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
 import java.util.zip.CheckedOutputStream;
@@ -29,12 +28,14 @@ import java.util.zip.CheckedOutputStream;
  * loads it without reading a file (as Spark's provider caches its loaded maps); files are read only after a
  * restart or to load an older version.
  *
- * <p>Files, in {@code <dir>}: {@code <v>.delta}, the changes from version v-1 to v (written by the commit of v),
- * and {@code <v>.snapshot}, the whole state at v. Both are: the magic {@code SLST}, a kind byte ({@code D} delta,
+ * <p>Files, in the partition's folder ({@link PartitionFiles}: local files, or objects on a store):
+ * {@code <v>.delta}, the changes from version v-1 to v (written by the commit of v), and {@code <v>.snapshot}, the
+ * whole state at v. Both are: the magic {@code SLST}, a kind byte ({@code D} delta,
  * {@code S} snapshot), a format byte (1), then records (kind byte {@code 1} put: key length (int), key, value length
  * (int), value; {@code 2} remove: key length, key), then an end byte {@code 0} and the CRC-32 (long, big-endian)
- * of every byte before it. Written to a temporary file, fsynced and renamed into place, so a file is whole or
- * absent; a file that fails these checks is corrupt.
+ * of every byte before it. Written whole (locally to a temporary file, fsynced and renamed into place; on an object
+ * store one object published at close), so a file is whole or absent, and replaced by a re-run of its version; a
+ * file that fails these checks is corrupt.
  */
 final class MemoryStatePartition implements StatePartition {
     private static final byte[] MAGIC = {'S', 'L', 'S', 'T'};
@@ -44,12 +45,14 @@ final class MemoryStatePartition implements StatePartition {
     private static final byte PUT = 1;
     private static final byte REMOVE = 2;
     private static final byte END = 0;
+    private static final String DELTA_SUFFIX = ".delta";
+    private static final String SNAPSHOT_SUFFIX = ".snapshot";
     /** Rough bytes per entry beyond key and value: the map node, two arrays' headers, the key wrapper. */
     private static final long ENTRY_OVERHEAD = 96;
 
     private final StateStoreId id;
     private final StateStoreConf conf;
-    private final Path dir;
+    private final PartitionFiles files;
     /** The last version committed or loaded, and its state; null when none is in memory. */
     private long cachedVersion = -1;
     private HashMap<Key, byte[]> cached;
@@ -60,7 +63,7 @@ final class MemoryStatePartition implements StatePartition {
     MemoryStatePartition(StateStoreId id, StateStoreConf conf) {
         this.id = id;
         this.conf = conf;
-        this.dir = conf.dir();
+        this.files = PartitionFiles.of(conf);
     }
 
     @Override
@@ -95,13 +98,21 @@ final class MemoryStatePartition implements StatePartition {
      * when they total at most {@code maxBytes}; empty when they are more, or missing, or unreadable.
      */
     static OptionalLong numRows(Path dir, long version, long maxBytes) {
+        return numRows(new StateStoreConf(dir, 1, 1, Map.of()), version, maxBytes);
+    }
+
+    /** {@link #numRows(Path, long, long)} for the partition at {@code location} on {@code storage}. */
+    static OptionalLong numRows(Storage storage, String location, long version, long maxBytes) {
+        return numRows(StateStoreConf.on(storage, location, 1, 1, Map.of()), version, maxBytes);
+    }
+
+    private static OptionalLong numRows(StateStoreConf conf, long version, long maxBytes) {
         try {
-            MemoryStatePartition p = new MemoryStatePartition(new StateStoreId(0, 0),
-                    new StateStoreConf(dir, 1, 1, Map.of()));
-            Long snap = version == 0 ? null : p.versions(".snapshot").floor(version);
-            long bytes = snap == null ? 0 : Files.size(p.file(snap, ".snapshot"));
+            MemoryStatePartition p = new MemoryStatePartition(new StateStoreId(0, 0), conf);
+            Long snap = version == 0 ? null : versions(p.files.names(), SNAPSHOT_SUFFIX).floor(version);
+            long bytes = snap == null ? 0 : p.files.size(name(snap, SNAPSHOT_SUFFIX));
             for (long v = snap == null ? 1 : snap + 1; v <= version && bytes <= maxBytes; v++) {
-                bytes += Files.size(p.file(v, ".delta"));
+                bytes += p.files.size(name(v, DELTA_SUFFIX));
             }
             return bytes > maxBytes ? OptionalLong.empty() : OptionalLong.of(p.readVersion(version).size());
         } catch (IOException | RuntimeException e) {
@@ -116,30 +127,35 @@ final class MemoryStatePartition implements StatePartition {
             return map;
         }
         long from = 0;
-        TreeSet<Long> snapshots = versions(".snapshot");
+        TreeSet<Long> snapshots = versions(files.names(), SNAPSHOT_SUFFIX);
         Long snap = snapshots.floor(version);
         if (snap != null) {
-            read(file(snap, ".snapshot"), SNAPSHOT, map);
+            read(name(snap, SNAPSHOT_SUFFIX), SNAPSHOT, map);
             from = snap;
         }
         for (long v = from + 1; v <= version; v++) {
-            Path delta = file(v, ".delta");
-            if (!Files.exists(delta)) {
-                throw new CorruptCheckpointException(delta, "Checkpoint file " + delta + " is missing (state version "
+            String delta = name(v, DELTA_SUFFIX);
+            try {
+                read(delta, DELTA, map);
+            } catch (NoSuchFileException e) {
+                throw files.missing(delta, "Checkpoint file " + files.show(delta) + " is missing (state version "
                         + version + " of operator " + id.operatorId() + ", partition " + id.partitionId()
                         + " needs it" + (snap == null ? ", and there is no snapshot before it" : " after "
-                        + file(snap, ".snapshot").getFileName()) + "). The state cannot be rebuilt: restore the "
-                        + "file from a copy of the checkpoint, or start the query again on a new checkpointLocation.",
-                        null);
+                        + name(snap, SNAPSHOT_SUFFIX)) + "). The state cannot be rebuilt: restore the "
+                        + "file from a copy of the checkpoint, or start the query again on a new checkpointLocation.");
             }
-            read(delta, DELTA, map);
         }
         return map;
     }
 
-    private void read(Path file, byte kind, Map<Key, byte[]> into) throws IOException {
+    /**
+     * Reads one file into {@code into}.
+     *
+     * @throws NoSuchFileException when the file does not exist (before anything is read)
+     */
+    private void read(String file, byte kind, Map<Key, byte[]> into) throws IOException {
         CRC32 crc = new CRC32();
-        try (InputStream raw = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
+        try (InputStream raw = new BufferedInputStream(files.open(file), 1 << 16);
              DataInputStream in = new DataInputStream(new CheckedInputStream(raw, crc))) {
             byte[] magic = new byte[4];
             in.readFully(magic);
@@ -179,7 +195,7 @@ final class MemoryStatePartition implements StatePartition {
         }
     }
 
-    private static byte[] readBytes(DataInputStream in, Path file) throws IOException {
+    private byte[] readBytes(DataInputStream in, String file) throws IOException {
         int n = in.readInt();
         if (n < 0 || n > 1 << 30) {
             throw corrupt(file, "it holds a record length of " + n, null);
@@ -189,32 +205,24 @@ final class MemoryStatePartition implements StatePartition {
         return b;
     }
 
-    private static CorruptCheckpointException corrupt(Path file, String problem, Throwable cause) {
-        return CorruptCheckpointException.badFile(file, problem, "The state of a stateful operator cannot be read "
+    private CorruptCheckpointException corrupt(String file, String problem, Throwable cause) {
+        return files.badFile(file, problem, "The state of a stateful operator cannot be read "
                 + "back, so the query cannot continue exactly once. Restore the file from a copy of the checkpoint, "
                 + "or start the query again on a new checkpointLocation.", cause);
     }
 
-    private Path file(long version, String suffix) {
-        return dir.resolve(version + suffix);
+    private static String name(long version, String suffix) {
+        return version + suffix;
     }
 
-    /** The versions of the files with this suffix in the folder. */
-    private TreeSet<Long> versions(String suffix) throws IOException {
+    /** The versions of the files with this suffix among the folder's file names. */
+    private static TreeSet<Long> versions(List<String> names, String suffix) {
         TreeSet<Long> out = new TreeSet<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            files.forEach(p -> {
-                String name = p.getFileName().toString();
-                if (name.endsWith(suffix)) {
-                    String digits = name.substring(0, name.length() - suffix.length());
-                    if (!digits.isEmpty() && digits.chars().allMatch(Character::isDigit) && digits.length() < 19) {
-                        out.add(Long.parseLong(digits));
-                    }
-                }
-            });
+        for (String name : names) {
+            long v = versionOf(name);
+            if (v >= 0 && name.equals(name(v, suffix))) { // exactly as written: not 05.delta, nor 5.x.delta
+                out.add(v);
+            }
         }
         return out;
     }
@@ -224,8 +232,8 @@ final class MemoryStatePartition implements StatePartition {
         void writeTo(DataOutputStream out) throws IOException;
     }
 
-    private static void writeFile(Path target, byte kind, Records records) throws IOException {
-        DurableFiles.replace(target, out -> {
+    private void writeFile(String name, byte kind, Records records) throws IOException {
+        files.write(name, out -> {
             CRC32 crc = new CRC32();
             DataOutputStream data = new DataOutputStream(new CheckedOutputStream(out, crc));
             data.write(MAGIC);
@@ -245,12 +253,14 @@ final class MemoryStatePartition implements StatePartition {
         if (cached == null || cachedVersion <= 0) {
             return;
         }
-        TreeSet<Long> snapshots = versions(".snapshot");
+        // One listing serves both steps (on an object store each is a request).
+        List<String> names = files.names();
+        TreeSet<Long> snapshots = versions(names, SNAPSHOT_SUFFIX);
         Long last = snapshots.floor(cachedVersion);
         long since = last == null ? 0 : last;
         if (cachedVersion - since >= conf.minDeltasForSnapshot() && !snapshots.contains(cachedVersion)) {
             HashMap<Key, byte[]> state = cached;
-            writeFile(file(cachedVersion, ".snapshot"), SNAPSHOT, out -> {
+            writeFile(name(cachedVersion, SNAPSHOT_SUFFIX), SNAPSHOT, out -> {
                 for (Map.Entry<Key, byte[]> e : state.entrySet()) {
                     out.writeByte(PUT);
                     out.writeInt(e.getKey().bytes.length);
@@ -268,21 +278,17 @@ final class MemoryStatePartition implements StatePartition {
         if (base == null) {
             return;
         }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                long v = versionOf(p.getFileName().toString());
-                if (v >= 0 && v < base) {
-                    Files.deleteIfExists(p);
-                }
+        for (String name : names) {
+            long v = versionOf(name);
+            if (v >= 0 && v < base) {
+                files.delete(name);
             }
-        } catch (NoSuchFileException e) {
-            // nothing to purge
         }
     }
 
     private static long versionOf(String name) {
         int dot = name.indexOf('.');
-        if (dot <= 0 || !(name.endsWith(".delta") || name.endsWith(".snapshot"))) {
+        if (dot <= 0 || !(name.endsWith(DELTA_SUFFIX) || name.endsWith(SNAPSHOT_SUFFIX))) {
             return -1;
         }
         String digits = name.substring(0, dot);
@@ -396,8 +402,7 @@ final class MemoryStatePartition implements StatePartition {
         @Override
         public long commit() throws IOException {
             checkOpen();
-            DurableFiles.createDirectories(dir);
-            writeFile(file(version + 1, ".delta"), DELTA, out -> {
+            writeFile(name(version + 1, DELTA_SUFFIX), DELTA, out -> {
                 for (Map.Entry<Key, byte[]> e : changes.entrySet()) {
                     byte[] k = e.getKey().bytes;
                     if (e.getValue() == null) {
@@ -444,7 +449,7 @@ final class MemoryStatePartition implements StatePartition {
 
         private void checkOpen() {
             if (done) {
-                throw new IllegalStateException("State store " + dir + " version " + version + " was already "
+                throw new IllegalStateException("State store " + files.show() + " version " + version + " was already "
                         + (committed ? "committed" : "aborted"));
             }
         }

@@ -1,5 +1,7 @@
 package io.sluice.core.state;
 
+import io.sluice.api.io.Storage;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,11 +32,24 @@ public interface StateStoreProvider {
 
     /**
      * Opens the store of one state partition of one operator, for the rest of the query's run. Opening reads
-     * nothing that {@link StatePartition#load} does not need; it may create {@link StateStoreConf#dir()}.
+     * nothing that {@link StatePartition#load} does not need; it may create {@link StateStoreConf#dir()}. On a
+     * checkpoint on an object store ({@link StateStoreConf#isLocal()} false, {@link StateStoreConf#dir()} null) the
+     * engine calls it only when {@link #keepsStateOnStorage()} is true.
      *
      * @throws IOException when the folder cannot be read or created
      */
     StatePartition open(StateStoreId id, StateStoreConf conf) throws IOException;
+
+    /**
+     * Whether this store keeps its state through {@link StateStoreConf#storage()} at
+     * {@link StateStoreConf#location()}, so that it works on a checkpoint on an object store (S3). A store that
+     * writes local files only ({@link StateStoreConf#dir()}, e.g. a RocksDB instance) answers false, and the engine
+     * refuses it on such a checkpoint before the query starts, naming {@link #PROVIDER_CLASS_KEY}, the store and
+     * the checkpoint. The default: false.
+     */
+    default boolean keepsStateOnStorage() {
+        return false;
+    }
 
     /**
      * The rows (keys) of one partition's committed {@code version}, when this store can tell them without loading
@@ -45,5 +60,14 @@ public interface StateStoreProvider {
      */
     default OptionalLong numRows(Path dir, long version) {
         return OptionalLong.empty();
+    }
+
+    /**
+     * {@link #numRows(Path, long)} for a partition at {@code location} on {@code storage} (a URI of an object store,
+     * or a local path). Same rules: reads only, empty when it cannot tell cheaply. The default: the local answer on
+     * the local disk, empty on an object store.
+     */
+    default OptionalLong numRows(Storage storage, String location, long version) {
+        return storage.localPath(location).map(p -> numRows(p, version)).orElse(OptionalLong.empty());
     }
 }

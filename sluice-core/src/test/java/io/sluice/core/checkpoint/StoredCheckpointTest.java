@@ -94,6 +94,35 @@ class StoredCheckpointTest {
     }
 
     @Test
+    void theStateStorageChecksTheLeaseBeforeEveryWriteAndReadsFreely() throws Exception {
+        try (Checkpoint c = Checkpoint.open(store, root, clock)) {
+            io.sluice.api.io.Storage state = c.stateStorage();
+            String delta = root + "/state/0/0/1.delta";
+            try (var out = state.create(delta, true)) {
+                out.write(new byte[]{1, 2});
+            }
+            assertThat(store.get("chk/q1/state/0/0/1.delta")).containsExactly(1, 2);
+            store.put("chk/q1/.lease", "{\"owner\":\"other\",\"expiresMs\":9999999999999}"
+                    .getBytes(StandardCharsets.UTF_8));
+            clock.advance(30_000); // the next write renews the lease, and finds it taken over
+            assertThatThrownBy(() -> state.create(root + "/state/0/0/2.delta", true))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("This query lost the lease " + root + "/.lease of checkpoint " + root
+                            + " (another query replaced it");
+            assertThatThrownBy(() -> state.delete(delta)).isInstanceOf(IllegalStateException.class);
+            assertThat(state.readAll(delta, 10)).containsExactly(1, 2); // reads need no lease
+            assertThat(store.keys()).doesNotContain("chk/q1/state/0/0/2.delta").contains("chk/q1/state/0/0/1.delta");
+        }
+    }
+
+    @Test
+    void aLocalCheckpointsStateStorageIsTheLocalDisk(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        try (Checkpoint c = Checkpoint.open(dir.resolve("chk"))) {
+            assertThat(c.stateStorage()).isSameAs(io.sluice.api.io.Storages.local());
+        }
+    }
+
+    @Test
     void aStoreThatIgnoresConditionalWritesIsRefused() {
         store.ignoreConditionalWrites(true);
         assertThatThrownBy(() -> Checkpoint.open(store, root, clock))
