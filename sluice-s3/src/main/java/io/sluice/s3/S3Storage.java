@@ -22,7 +22,6 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
@@ -99,18 +98,13 @@ final class S3Storage implements Storage {
     }
 
     private static S3Client client(S3Settings s) {
-        return builder(s).httpClient(UrlConnectionHttpClient.builder()
+        AwsCredentialsProvider credentials = credentials(s);
+        Region region = region(s);
+        var b = S3Client.builder()
+                .httpClient(UrlConnectionHttpClient.builder()
                         .connectionTimeout(Duration.ofMillis(s.connectTimeoutMs()))
                         .socketTimeout(Duration.ofSeconds(60))
                         .build())
-                .build();
-    }
-
-    /** A bucket's client but its HTTP client (also {@link SdkWarmUp}'s, so that it loads the same classes). */
-    static S3ClientBuilder builder(S3Settings s) {
-        AwsCredentialsProvider credentials = credentials(s);
-        Region region = region(s);
-        S3ClientBuilder b = S3Client.builder()
                 .credentialsProvider(credentials)
                 .region(region)
                 .forcePathStyle(s.pathStyle())
@@ -121,7 +115,7 @@ final class S3Storage implements Storage {
                 .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
                         .maxAttempts(s.attempts()).build()));
         s.endpoint().ifPresent(b::endpointOverride);
-        return b;
+        return b.build();
     }
 
     /** fs.s3a.access.key and fs.s3a.secret.key (and fs.s3a.session.token), else the SDK's default chain. */

@@ -16,7 +16,6 @@ public final class S3StorageProvider implements StorageProvider {
 
     @Override
     public Storage open(String uri, Map<String, String> conf) {
-        SdkWarmUp.startOnce(); // the SDK's classes load on another core while the caller goes on
         S3Uri u = S3Uri.parse(uri);
         // Checked now, so that a bad value fails before a query starts rather than at its first request.
         S3Options.resolve(u.bucket(), conf);
