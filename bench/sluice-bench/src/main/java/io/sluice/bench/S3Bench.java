@@ -104,7 +104,7 @@ public final class S3Bench {
         }
         int requests = 0;
         for (Path b : buckets) {
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < 10; i++) {
                 String list = new String(get(endpoint + "/" + b.getFileName() + "?list-type=2&max-keys=1"),
                         StandardCharsets.UTF_8);
                 Matcher m = KEY.matcher(list);
