@@ -40,6 +40,8 @@ import java.util.stream.Stream;
  *                                        SDK's first use and one status request)
  * s3plan100k ENDPOINT s3a://B/PREFIX/ [maxFilesPerTrigger=1000]  plan100k's query on the objects: batch 0's
  *                                        latestOffset (the listing) and total
+ * list ENDPOINT s3a://B/PREFIX/ PAGE...  sluice-s3's listing of the prefix alone, once per PAGE (fs.s3a.paging.maximum)
+ *                                        in turn, each with a storage of its own, timed after a first request
  * </pre>
  *
  * The store's settings ({@code fs.s3a.endpoint}, path style, any credentials) are the source's options.
@@ -56,10 +58,12 @@ public final class S3Bench {
             case "seed" -> seed(Path.of(args[1]), args[2], Path.of(args[3]), longArg(args, 4, Long.MAX_VALUE));
             case "s3jsonread" -> read(args[1], args[2]);
             case "s3plan100k" -> plan(args[1], args[2], longArg(args, 3, 1_000));
+            case "list" -> list(args[1], args[2], java.util.Arrays.copyOfRange(args, 3, args.length));
             default -> {
                 System.err.println("usage: S3Bench server DIR | seed DIR s3a://BUCKET/PREFIX/ FILES [N]"
                         + " | s3jsonread ENDPOINT s3a://BUCKET/PREFIX/"
-                        + " | s3plan100k ENDPOINT s3a://BUCKET/PREFIX/ [maxFilesPerTrigger=1000]");
+                        + " | s3plan100k ENDPOINT s3a://BUCKET/PREFIX/ [maxFilesPerTrigger=1000]"
+                        + " | list ENDPOINT s3a://BUCKET/PREFIX/ PAGE...");
                 System.exit(2);
             }
         }
@@ -187,6 +191,24 @@ public final class S3Bench {
                     rows / seconds, batchMs, rows * 1000.0 / Math.max(1, batchMs), loadMs);
         } finally {
             deleteRecursively(chk);
+        }
+    }
+
+    /** The prefix listed whole through sluice-s3 with each page size in turn: keys, requests and milliseconds. */
+    static void list(String endpoint, String prefix, String[] pages) throws Exception {
+        for (String page : pages) {
+            Map<String, String> conf = new java.util.HashMap<>(conf(endpoint));
+            conf.put("fs.s3a.paging.maximum", page);
+            try (io.sluice.api.io.Storage store = io.sluice.api.io.Storages.of(prefix, conf)) {
+                store.status(prefix + "_none"); // the client made and its first request sent: not timed
+                long before = store.listRequests();
+                long t0 = System.nanoTime();
+                long[] keys = {0};
+                store.list(prefix, null, o -> ++keys[0] > 0);
+                System.out.printf(Locale.ROOT, "sluice s3list paging_maximum=%s keys=%d requests=%d ms=%d%n", page,
+                        keys[0], store.listRequests() - before,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            }
         }
     }
 
