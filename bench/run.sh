@@ -24,12 +24,12 @@
 #           settings), then Sluice and Spark (spark-sql-kafka-0-10),
 #           availableNow to noop, one after the other against the same broker and topic (not part of `all`)
 #   s3:     s3jsonread s3plan100k (both engines; not part of `all`): a local S3 server (sluice-s3-server's S3Mock,
-#           in a JVM of its own over bench/target/s3-data, started and stopped here) holding jsonread's events-json and
-#           plan100k's 100,000 objects (uploaded once: kept in bench/target/s3-data); the same queries as jsonread
-#           and plan100k read s3a://sluice-bench/... on it: Sluice through sluice-s3, Spark through hadoop-aws's S3A.
-#           S3Mock takes ~25 PUTs/s on a loaded 2-core machine, so the 100,000 objects' first upload takes about an
-#           hour (it goes on where it stopped when interrupted); S3_PLAN_OBJECTS=N uses the first N files of plan100k
-#           instead, under s3a://sluice-bench/planN/
+#           in a JVM of its own over bench/target/s3-data, started and stopped here) holding jsonread's events-json
+#           (s3a://sluice-bench-events/events-json/) and plan100k's 100,000 objects
+#           (s3a://sluice-bench-plan100k/plan100k/), one bucket each, seeded once before the server starts (written
+#           in S3Mock's layout by S3Bench seed, kept in bench/target/s3-data); the same queries as jsonread and
+#           plan100k read them: Sluice through sluice-s3, Spark through hadoop-aws's S3A. S3_PLAN_OBJECTS=N uses the
+#           first N files of plan100k instead, in s3a://sluice-bench-planN/planN/
 #   stateful: windowcount dedup10m statefuloverhead (both engines; not part of `all`, ~8 minutes): Sluice's
 #           StatefulBench and Spark's SparkStatefulBench (2 state partitions each): a 10 s tumbling-window count with
 #           a 10 s watermark over rate-micro-batch at 1 M rows a batch, append, to noop (rows/s batch against
@@ -180,7 +180,7 @@ args() { # the arguments each workload gets
   esac
 }
 val() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }   # val LINE KEY
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.1fx", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 == 0) print "n/a"; else printf "%.1fx", a / b }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.0f%%", 100 * a / b }'; }
 num() { awk -v a="$1" 'BEGIN { if (a >= 1e6) printf "%.2f M", a / 1e6; else printf "%g", a }'; }
 
@@ -271,6 +271,15 @@ if wants s3jsonread || wants s3plan100k; then
   S3_CP="sluice-s3-server/target/sluice-s3-server-0.1.0-SNAPSHOT.jar:sluice-s3-server/target/s3-server/*"
   [[ -d sluice-s3-server/target/s3-server ]] || $MVN -pl sluice-s3-server -am package -DskipTests
   mkdir -p bench/target/s3-data
+  # One bucket per data set (S3Mock's requests cost in proportion to their bucket's objects), seeded once straight
+  # into the server's folder before it starts (S3Bench seed; PUTs would cost S3Mock the bucket's key map each).
+  S3SEED=(java $HEAP -cp "$S3_CP:$SLUICE_JAR" io.sluice.bench.S3Bench seed bench/target/s3-data)
+  S3READ=s3a://sluice-bench-events/events-json/
+  n=${S3_PLAN_OBJECTS:-100000}
+  S3PLAN=s3a://sluice-bench-plan100k/plan100k/
+  (( n == 100000 )) || S3PLAN=s3a://sluice-bench-plan$n/plan$n/
+  wants s3jsonread && "${S3SEED[@]}" "$S3READ" "$DATA/events-json" >&2
+  wants s3plan100k && "${S3SEED[@]}" "$S3PLAN" "$DATA/plan100k" "$n" >&2
   rm -f bench/target/s3-server.out
   # The server's JVM (its own class path: Spring Boot is not shaded) reads its stdin to its end: closing fd 8 stops it.
   exec 8> >(java -Xmx1g -cp "$S3_CP:$SLUICE_JAR" io.sluice.bench.S3Bench server bench/target/s3-data \
@@ -278,19 +287,13 @@ if wants s3jsonread || wants s3plan100k; then
   for _ in $(seq 120); do grep -q '^endpoint ' bench/target/s3-server.out 2>/dev/null && break; sleep 1; done
   S3E=$(sed -n 's/^endpoint //p' bench/target/s3-server.out)
   [[ -n $S3E ]] || { echo "the S3 server did not start: bench/target/s3-server.out" >&2; exit 1; }
-  S3UP=(java $HEAP -cp "$SLUICE_JAR" io.sluice.bench.S3Bench upload "$S3E")
   if wants s3jsonread; then
-    "${S3UP[@]}" "$DATA/events-json" s3a://sluice-bench/events-json/ >&2
-    R[sluice_s3jsonread]=$(run sluice s3jsonread "$S3E" s3a://sluice-bench/events-json/)
-    R[spark_s3jsonread]=$(run spark s3jsonread "$S3E" s3a://sluice-bench/events-json/)
+    R[sluice_s3jsonread]=$(run sluice s3jsonread "$S3E" "$S3READ")
+    R[spark_s3jsonread]=$(run spark s3jsonread "$S3E" "$S3READ")
   fi
   if wants s3plan100k; then
-    n=${S3_PLAN_OBJECTS:-100000}
-    p=s3a://sluice-bench/plan100k/
-    (( n == 100000 )) || p=s3a://sluice-bench/plan$n/
-    "${S3UP[@]}" "$DATA/plan100k" "$p" "$n" >&2
-    R[sluice_s3plan100k]=$(run sluice s3plan100k "$S3E" "$p" 1000)
-    R[spark_s3plan100k]=$(run spark s3plan100k "$S3E" "$p" 1000)
+    R[sluice_s3plan100k]=$(run sluice s3plan100k "$S3E" "$S3PLAN" 1000)
+    R[spark_s3plan100k]=$(run spark s3plan100k "$S3E" "$S3PLAN" 1000)
   fi
   exec 8>&-
 fi

@@ -31,6 +31,7 @@ public final class S3Options {
     public static final String SSL = "fs.s3a.connection.ssl.enabled";
     public static final String ATTEMPTS = "fs.s3a.attempts.maximum";
     public static final String CONNECT_TIMEOUT = "fs.s3a.connection.establish.timeout";
+    public static final String PAGING_MAXIMUM = "fs.s3a.paging.maximum";
 
     private static final String PREFIX = "fs.s3a.";
     private static final String BUCKET_PREFIX = "fs.s3a.bucket.";
@@ -51,7 +52,11 @@ public final class S3Options {
             OptionDef.integer(ATTEMPTS, 5, "Attempts of a request that fails transiently (503, throttling, a "
                     + "dropped connection), with exponential backoff").validatedBy(S3Options::checkPositive),
             OptionDef.of(CONNECT_TIMEOUT, OptionDef.Type.DURATION, "Time to open a connection before the attempt "
-                    + "fails").withDefault("5s"));
+                    + "fails").withDefault("5s"),
+            // As S3A: at least 1, no upper bound (AWS S3 answers at most 1,000 keys a page whatever is asked; some
+            // S3-compatible servers honour more, which saves requests on a large prefix).
+            OptionDef.integer(PAGING_MAXIMUM, 5000, "Keys asked for in one ListObjectsV2 request (AWS S3 returns "
+                    + "at most 1,000)").validatedBy(S3Options::checkPositive));
 
     private S3Options() {
     }
@@ -96,7 +101,8 @@ public final class S3Options {
                 get.apply(REGION).map(String::trim),
                 bool(PATH_STYLE, get.apply(PATH_STYLE).orElse("false")),
                 Integer.parseInt(get.apply(ATTEMPTS).orElse("5").trim()),
-                io.sluice.api.Durations.timeStringAsMs(CONNECT_TIMEOUT, get.apply(CONNECT_TIMEOUT).orElse("5s")));
+                io.sluice.api.Durations.timeStringAsMs(CONNECT_TIMEOUT, get.apply(CONNECT_TIMEOUT).orElse("5s")),
+                Integer.parseInt(get.apply(PAGING_MAXIMUM).orElse("5000").trim()));
     }
 
     private static void checkValue(OptionDef d, String value) {

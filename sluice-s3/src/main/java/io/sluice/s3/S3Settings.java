@@ -6,7 +6,7 @@ import java.util.Optional;
 /** The resolved settings of one bucket ({@link S3Options#resolve}). {@link #toString()} shows no secret. */
 record S3Settings(String bucket, Optional<String> accessKey, Optional<String> secretKey, Optional<String> sessionToken,
                   Optional<URI> endpoint, Optional<String> region, boolean pathStyle, int attempts,
-                  long connectTimeoutMs) {
+                  long connectTimeoutMs, int pagingMaximum) {
 
     /** Where the credentials come from, for messages: never the secret, the access key id shortened. */
     String credentialsSource() {

@@ -53,7 +53,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * differ: {@code fs.s3a.bucket.<b>.*}), made on first use and closed by {@link #close()}.
  *
  * <ul>
- *   <li>Listing: ListObjectsV2 pages of 1,000 keys, no delimiter, in the store's key order; keys ending in
+ *   <li>Listing: ListObjectsV2 pages of up to {@code fs.s3a.paging.maximum} keys (5,000 asked, as S3A; AWS S3
+ *       returns at most 1,000), no delimiter, in the store's key order; keys ending in
  *       {@code /} (directory markers) are skipped. {@link #listRequests()} and {@link #keysListed()} count them.</li>
  *   <li>Reads: GET with {@code If-Match} on the version tag (the ETag) → 412 is {@link VersionChangedException};
  *       a connection dropped mid-read is resumed with a ranged GET still pinned to the ETag the first response
@@ -76,8 +77,6 @@ final class S3Storage implements Storage {
     private final AtomicLong listRequests = new AtomicLong();
     private final AtomicLong keysListed = new AtomicLong();
     private volatile boolean closed;
-    /** Keys per ListObjectsV2 page: S3's maximum; smaller in tests, to page without writing thousands of keys. */
-    int pageSize = 1000;
 
     S3Storage(Map<String, String> conf) {
         // In order: a later entry (the query's option) wins over an earlier one (the engine's) of the same setting.
@@ -191,7 +190,7 @@ final class S3Storage implements Storage {
         String token = null;
         do {
             ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(u.bucket()).prefix(u.key())
-                    .maxKeys(pageSize);
+                    .maxKeys(b.settings().pagingMaximum());
             if (token != null) {
                 req.continuationToken(token);
             } else if (after != null) {

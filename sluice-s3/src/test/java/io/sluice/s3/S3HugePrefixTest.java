@@ -4,13 +4,16 @@ import io.sluice.core.SourceProgress;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.Sluice;
 import io.sluice.core.Trigger;
+import io.sluice.s3.server.BucketSeed;
 import io.sluice.s3.server.LocalS3Server;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.UUID;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * within a bounded time, logs every object exactly once, and lists the prefix with ceil(100,000 / 1,000) = 100
  * ListObjectsV2 requests; a second trigger with useIncrementalListing lists only the key written after it.
  * The objects are written straight into the folder of a server of this test's own, in S3Mock's layout, before it
- * starts ({@link #writeBucket}).
+ * starts ({@link BucketSeed}). Pages of 1,000 keys ({@code fs.s3a.paging.maximum} 1000): what AWS S3 returns, which
+ * S3Mock would exceed with the default 5,000.
  *
  * <p>The default build runs it with 2,000 objects (2 requests): S3Mock makes 100,000 too slow for CI: its time per
  * page grows with the bucket's size (about 2 s a page at 10,000 objects on a loaded machine), so the whole listing
@@ -47,6 +51,7 @@ class S3HugePrefixTest {
              Sluice sluice = Sluice.builder().parallelism(2).build()) {
             var reader = sluice.readStream().format("text");
             S3TestSupport.conf(server.endpoint()).forEach(reader::option);
+            reader.option(S3Options.PAGING_MAXIMUM, "1000");
             // maxFilesPerTrigger 1: the first trigger lists and logs the whole prefix's offsets but reads one
             // object, so its time is the listing's and the planning's (reading 100,000 objects is not the point).
             StreamingQuery q = reader.option("useIncrementalListing", "true").option("maxFilesPerTrigger", "1")
@@ -75,42 +80,13 @@ class S3HugePrefixTest {
         }
     }
 
-    /**
-     * Writes a bucket of {@code n} objects {@code landing/kNNNNNNNNN.txt} (each holding its key and a new line)
-     * into {@code dataDir} in S3Mock 4.11's on-disk layout, for a server started on it afterwards: a folder per
-     * bucket with {@code bucketMetadata.json} (the bucket and its key-to-id map), and a folder per object id with
-     * {@code binaryData} and {@code objectMetadata.json}. Parallel PUTs are no way to make 100,000 objects on
-     * S3Mock: each PUT rewrites the bucket's whole key map (3,000 PUTs took 109 s with 32 threads).
-     */
+    /** A bucket of {@code n} objects {@code landing/kNNNNNNNNN.txt}, each holding its key and a new line. */
     static void writeBucket(Path dataDir, String bucket, int n) throws Exception {
-        Path b = Files.createDirectories(dataDir.resolve(bucket));
-        String now = java.time.Instant.now().toString();
-        long nowMs = java.time.Instant.parse(now).toEpochMilli();
-        StringBuilder objects = new StringBuilder();
-        java.security.MessageDigest md5 = java.security.MessageDigest.getInstance("MD5");
+        Map<String, byte[]> objects = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             String key = String.format("landing/k%09d.txt", i);
-            String id = UUID.nameUUIDFromBytes(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toString();
-            byte[] content = (key + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            Path o = Files.createDirectories(b.resolve(id));
-            Files.write(o.resolve("binaryData"), content);
-            String etag = java.util.HexFormat.of().formatHex(md5.digest(content));
-            Files.writeString(o.resolve("objectMetadata.json"), "{\"id\":\"" + id + "\",\"key\":\"" + key
-                    + "\",\"size\":\"" + content.length + "\",\"modificationDate\":\"" + now
-                    + "\",\"etag\":\"\\\"" + etag + "\\\"\",\"contentType\":\"text/plain\",\"lastModified\":"
-                    + nowMs + ",\"dataPath\":\"" + o.resolve("binaryData").toUri() + "\",\"userMetadata\":{},"
-                    + "\"tags\":[],\"legalHold\":null,\"retention\":null,\"owner\":{\"DisplayName\":"
-                    + "\"s3-mock-file-store\",\"ID\":\"79a59df900b949e55d96a1e698fbacedfd6e09d98eacf8f8d5218e7cd47ef2be"
-                    + "\"},\"storeHeaders\":{},\"encryptionHeaders\":{},\"checksumAlgorithm\":null,\"checksum\":null,"
-                    + "\"storageClass\":null,\"policy\":null,\"versionId\":null,\"deleteMarker\":false,"
-                    + "\"checksumType\":\"FULL_OBJECT\"}");
-            objects.append(i == 0 ? "" : ",").append('"').append(key).append("\":\"").append(id).append('"');
+            objects.put(key, (key + "\n").getBytes(StandardCharsets.UTF_8));
         }
-        Files.writeString(b.resolve("bucketMetadata.json"), "{\"name\":\"" + bucket + "\",\"creationDate\":\""
-                + now + "\",\"versioningConfiguration\":{\"MfaDelete\":null,\"Status\":null,\"xmlns\":"
-                + "\"http://s3.amazonaws.com/doc/2006-03-01/\"},\"objectLockConfiguration\":null,"
-                + "\"bucketLifecycleConfiguration\":null,\"objectOwnership\":\"BucketOwnerEnforced\",\"path\":\""
-                + b.toUri() + "\",\"bucketRegion\":\"us-east-1\",\"bucketInfo\":null,\"locationInfo\":null,"
-                + "\"objects\":{" + objects + "}}");
+        BucketSeed.write(dataDir, bucket, objects);
     }
 }

@@ -86,18 +86,23 @@ class S3StorageTest {
                     .key(String.format("many/%05d.json", i)), RequestBody.fromString("{}")));
             c.putObject(p -> p.bucket(bucket).key("many/dir/"), RequestBody.empty());
         }
+        Map<String, String> smallPages = S3TestSupport.conf();
+        smallPages.put(S3Options.PAGING_MAXIMUM, "10");
+        List<StoredObject> all;
+        try (S3Storage paged = (S3Storage) Storages.of(uri("many/"), smallPages)) {
+            all = paged.list(uri("many/"));
+            assertThat(paged.listRequests()).isEqualTo(3); // 26 keys, the marker included, 10 a page
+            assertThat(paged.keysListed()).isEqualTo(26);
+            List<String> afterPaged = new ArrayList<>();
+            paged.list(uri("many/"), uri("many/00008.json"), o -> afterPaged.add(o.name()));
+            assertThat(afterPaged).hasSize(16).startsWith("00009.json", "00010.json").endsWith("00024.json");
+            assertThat(paged.listRequests()).isEqualTo(5); // 17 keys after 00008.json: 2 pages of 10
+        }
+        assertThat(all).extracting(StoredObject::name).isSorted().doesNotHaveDuplicates();
         S3Storage raw = (S3Storage) s;
         long before = raw.listRequests();
-        long keysBefore = raw.keysListed();
-        raw.pageSize = 10;
-        List<StoredObject> all;
-        try {
-            all = s.list(uri("many/"));
-        } finally {
-            raw.pageSize = 1000;
-        }
-        assertThat(raw.listRequests() - before).isEqualTo(3); // 26 keys, the marker included, 10 a page
-        assertThat(raw.keysListed() - keysBefore).isEqualTo(26);
+        assertThat(s.list(uri("many/"))).isEqualTo(all);
+        assertThat(raw.listRequests() - before).isEqualTo(1); // fs.s3a.paging.maximum's default: 5,000 asked
         assertThat(all).hasSize(25);
         assertThat(all.get(0).uri()).isEqualTo(uri("many/00000.json"));
         assertThat(all.get(24).uri()).isEqualTo(uri("many/00024.json"));
@@ -275,6 +280,19 @@ class S3StorageTest {
         conf.put("spark.hadoop.fs.s3a.path.style.access", "yes");
         assertThatThrownBy(() -> Storages.of("s3a://b/", conf)).isInstanceOf(InvalidOptionException.class)
                 .hasMessageContaining("fs.s3a.path.style.access").hasMessageContaining("true or false");
+        Map<String, String> paging = new java.util.HashMap<>(Map.of(
+                "0", "an integer of at least 1", "-5", "an integer of at least 1", "lots", "an integer",
+                "1.5", "an integer"));
+        paging.forEach((bad, accepted) -> {
+            Map<String, String> c = S3TestSupport.conf();
+            c.put("spark.hadoop.fs.s3a.paging.maximum", bad);
+            assertThatThrownBy(() -> Storages.of("s3a://b/", c)).isInstanceOf(InvalidOptionException.class)
+                    .hasMessage("Invalid value '" + bad + "' for option 'fs.s3a.paging.maximum': " + accepted);
+        });
+        Map<String, String> perBucketPaging = S3TestSupport.conf();
+        perBucketPaging.put("fs.s3a.bucket.big.paging.maximum", "1000");
+        assertThat(S3Options.resolve("big", perBucketPaging).pagingMaximum()).isEqualTo(1000);
+        assertThat(S3Options.resolve("other", perBucketPaging).pagingMaximum()).isEqualTo(5000);
         Map<String, String> perBucket = S3TestSupport.conf();
         perBucket.put("fs.s3a.bucket.other.endpoint", "http://other:1234");
         assertThat(S3Options.resolve("other", perBucket).endpointText()).isEqualTo("http://other:1234");

@@ -2,9 +2,6 @@ package io.sluice.bench;
 
 import static io.sluice.bench.Measure.*;
 
-import io.sluice.api.io.Storage;
-import io.sluice.api.io.Storages;
-import io.sluice.api.io.WholeObjectOutput;
 import io.sluice.core.DataStreamReader;
 import io.sluice.core.Sluice;
 import io.sluice.core.StreamingQuery;
@@ -13,54 +10,60 @@ import io.sluice.core.Trigger;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * The object-store workloads, Sluice's side ({@code SparkBench} runs the same reads through hadoop-aws's S3A):
  *
  * <pre>
- * server DIR                             a local S3 server (sluice-s3-server's S3Mock) over DIR, on a free port: prints
- *                                        "endpoint URL", serves until its stdin closes (bench/run.sh's s3 workloads);
+ * server DIR                             a local S3 server (sluice-s3-server's S3Mock) over DIR, on a free port, warmed
+ *                                        up (requests to each bucket), then prints "endpoint URL"; serves until its
+ *                                        stdin closes (bench/run.sh's s3 workloads);
  *                                        needs sluice-s3-server's jars on the class path ahead of this jar
- * upload ENDPOINT DIR s3a://B/PREFIX/ [N]  DIR's first N files (by name; all without N) as objects under PREFIX
- *                                        (bucket B created), 8 PUTs in parallel; done once: skipped when
- *                                        PREFIX/_uploaded exists (a hidden name: not listed); an interrupted upload
- *                                        goes on where it stopped (objects already there are not sent again)
+ * seed DATA s3a://B/PREFIX/ DIR [N]      before the server starts on DATA: DIR's first N files (by name; all without
+ *                                        N) as objects under PREFIX of a new bucket B, written into DATA in S3Mock's
+ *                                        layout; done once: skipped when B is there whole; needs sluice-s3-server's
+ *                                        jar on the class path
  * s3jsonread ENDPOINT s3a://B/PREFIX/    jsonread's query on the objects: availableNow json (the events schema) to
- *                                        noop, rows/s from start() to termination
+ *                                        noop, rows/s from load() to termination; load_ms: load() alone (the AWS
+ *                                        SDK's first use and one status request)
  * s3plan100k ENDPOINT s3a://B/PREFIX/ [maxFilesPerTrigger=1000]  plan100k's query on the objects: batch 0's
  *                                        latestOffset (the listing) and total
+ * list ENDPOINT s3a://B/PREFIX/ PAGE...  sluice-s3's listing of the prefix alone, once per PAGE (fs.s3a.paging.maximum)
+ *                                        in turn, each with a storage of its own, timed after a first request
  * </pre>
  *
  * The store's settings ({@code fs.s3a.endpoint}, path style, any credentials) are the source's options.
  */
 public final class S3Bench {
+    private static final Pattern KEY = Pattern.compile("<Key>([^<]*)</Key>");
+
     private S3Bench() {
     }
 
     public static void main(String[] args) throws Exception {
         switch (args.length > 0 ? args[0] : "") {
             case "server" -> server(Path.of(args[1]));
-            case "upload" -> upload(args[1], Path.of(args[2]), args[3], longArg(args, 4, Long.MAX_VALUE));
+            case "seed" -> seed(Path.of(args[1]), args[2], Path.of(args[3]), longArg(args, 4, Long.MAX_VALUE));
             case "s3jsonread" -> read(args[1], args[2]);
             case "s3plan100k" -> plan(args[1], args[2], longArg(args, 3, 1_000));
+            case "list" -> list(args[1], args[2], java.util.Arrays.copyOfRange(args, 3, args.length));
             default -> {
-                System.err.println("usage: S3Bench server DIR | upload ENDPOINT DIR s3a://BUCKET/PREFIX/"
+                System.err.println("usage: S3Bench server DIR | seed DIR s3a://BUCKET/PREFIX/ FILES [N]"
                         + " | s3jsonread ENDPOINT s3a://BUCKET/PREFIX/"
-                        + " | s3plan100k ENDPOINT s3a://BUCKET/PREFIX/ [maxFilesPerTrigger=1000]");
+                        + " | s3plan100k ENDPOINT s3a://BUCKET/PREFIX/ [maxFilesPerTrigger=1000]"
+                        + " | list ENDPOINT s3a://BUCKET/PREFIX/ PAGE...");
                 System.exit(2);
             }
         }
@@ -79,7 +82,9 @@ public final class S3Bench {
         Class<?> server = Class.forName("io.sluice.s3.server.LocalS3Server");
         Object builder = server.getMethod("builder", Path.class).invoke(null, dir);
         AutoCloseable running = (AutoCloseable) builder.getClass().getMethod("start").invoke(builder);
-        System.out.println("endpoint " + server.getMethod("endpoint").invoke(running));
+        String endpoint = (String) server.getMethod("endpoint").invoke(running);
+        warmUp(endpoint, dir);
+        System.out.println("endpoint " + endpoint);
         System.out.flush();
         try (InputStream in = System.in) {
             while (in.read() >= 0) {
@@ -90,57 +95,70 @@ public final class S3Bench {
         }
     }
 
-    static void upload(String endpoint, Path dir, String prefix, long max) throws Exception {
-        String bucket = URI.create(prefix).getHost();
-        // S3's CreateBucket is a PUT on the bucket: 200 when created, 409 when it exists (ours).
-        HttpURLConnection c = (HttpURLConnection) URI.create(endpoint + "/" + bucket).toURL().openConnection();
-        c.setRequestMethod("PUT");
-        c.setDoOutput(true);
-        c.getOutputStream().close();
-        int code = c.getResponseCode();
-        require(code == 200 || code == 409, "creating the bucket " + bucket + " answered " + code);
-        c.disconnect();
-        String marker = Storages.child(prefix, "_uploaded");
-        try (Storage store = Storages.of(prefix, conf(endpoint))) {
-            if (store.status(marker).isPresent()) {
-                System.err.println(prefix + " already uploaded");
-                return;
-            }
-            List<Path> files;
-            try (Stream<Path> s = Files.list(dir)) {
-                files = s.filter(Files::isRegularFile).sorted().limit(max).toList();
-            }
-            java.util.Set<String> there = new java.util.HashSet<>();
-            store.list(prefix, null, o -> there.add(o.uri()));
-            long t0 = System.nanoTime();
-            ExecutorService pool = Executors.newFixedThreadPool(8, r -> new Thread(r, "s3bench-upload"));
-            try {
-                List<Future<?>> done = new ArrayList<>();
-                for (Path f : files) {
-                    if (there.contains(Storages.child(prefix, f.getFileName().toString()))) {
-                        continue;
-                    }
-                    done.add(pool.submit(() -> {
-                        try (WholeObjectOutput out = store.create(Storages.child(prefix, f.getFileName().toString()),
-                                true)) {
-                            Files.copy(f, out);
-                        } catch (IOException e) {
-                            throw new UncheckedIOException(e);
-                        }
-                        return null;
-                    }));
-                }
-                for (Future<?> f : done) {
-                    f.get();
-                }
-            } finally {
-                pool.shutdown();
-                require(pool.awaitTermination(60, TimeUnit.SECONDS), "upload threads did not stop");
-            }
-            store.createExclusive(marker, new byte[0]);
-            System.err.printf(Locale.ROOT, "uploaded %d objects to %s in %.1f s (%d were there)%n",
-                    files.size() - there.size(), prefix, (System.nanoTime() - t0) / 1e9, there.size());
+    /**
+     * Requests to the new server before it is announced, so that neither engine pays its first requests' cost
+     * (Spring's and Tomcat's first dispatch, class loading, a cold JIT: seconds on a loaded machine): the engine run
+     * first would pay it alone. Each bucket: listings of one key and GETs of that key, over plain HTTP.
+     */
+    private static void warmUp(String endpoint, Path dir) throws IOException {
+        long t0 = System.nanoTime();
+        List<Path> buckets;
+        try (Stream<Path> s = Files.list(dir)) {
+            buckets = s.filter(Files::isDirectory).toList();
         }
+        int requests = 0;
+        for (Path b : buckets) {
+            for (int i = 0; i < 10; i++) {
+                String list = new String(get(endpoint + "/" + b.getFileName() + "?list-type=2&max-keys=1"),
+                        StandardCharsets.UTF_8);
+                Matcher m = KEY.matcher(list);
+                requests++;
+                if (m.find()) {
+                    get(endpoint + "/" + b.getFileName() + "/" + m.group(1));
+                    requests++;
+                }
+            }
+        }
+        System.err.printf(Locale.ROOT, "warmed the server up: %d requests in %.1f s%n", requests,
+                (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static byte[] get(String url) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
+        try (InputStream in = c.getInputStream()) {
+            return in.readAllBytes();
+        } finally {
+            c.disconnect();
+        }
+    }
+
+    /**
+     * Seeds the bucket of {@code prefix} with {@code dir}'s first {@code max} files (by name) under the prefix,
+     * written straight into the server's folder {@code dataDir} in S3Mock's layout by sluice-s3-server's
+     * {@code BucketSeed} (by reflection, as {@link #server}): PUTs cost S3Mock the bucket's whole key map each, so
+     * 100,000 of them take hours. Done once per bucket, before the server starts: a bucket seeded whole is kept, one
+     * an interrupted seed left is written again. One bucket per data set, as S3Mock's requests cost in proportion to
+     * their bucket's objects.
+     */
+    static void seed(Path dataDir, String prefix, Path dir, long max) throws Exception {
+        String bucket = URI.create(prefix).getHost();
+        String keyPrefix = URI.create(prefix).getPath().substring(1);
+        Class<?> seed = Class.forName("io.sluice.s3.server.BucketSeed");
+        if ((Boolean) seed.getMethod("isComplete", Path.class, String.class).invoke(null, dataDir, bucket)) {
+            System.err.println(prefix + " already seeded");
+            return;
+        }
+        deleteRecursively(dataDir.resolve(bucket)); // what an interrupted seed left
+        long t0 = System.nanoTime();
+        Map<String, byte[]> objects = new java.util.LinkedHashMap<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path f : s.filter(Files::isRegularFile).sorted().limit(max).toList()) {
+                objects.put(keyPrefix + f.getFileName(), Files.readAllBytes(f));
+            }
+        }
+        seed.getMethod("write", Path.class, String.class, Map.class).invoke(null, dataDir, bucket, objects);
+        System.err.printf(Locale.ROOT, "seeded %d objects under %s in %.1f s%n", objects.size(), prefix,
+                (System.nanoTime() - t0) / 1e9);
     }
 
     private static DataStreamReader reader(Sluice sluice, String endpoint) {
@@ -158,8 +176,9 @@ public final class S3Bench {
         try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
             sluice.addListener(c);
             long t0 = System.nanoTime();
-            StreamingQuery q = reader(sluice, endpoint).load(prefix)
-                    .writeStream().format("noop").option("checkpointLocation", chk.toString())
+            var df = reader(sluice, endpoint).load(prefix); // the AWS SDK's first use: a status request
+            long loadMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+            StreamingQuery q = df.writeStream().format("noop").option("checkpointLocation", chk.toString())
                     .trigger(Trigger.availableNow()).start();
             q.awaitTermination();
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -168,10 +187,28 @@ public final class S3Bench {
             long rows = samples.stream().mapToLong(Sample::rows).sum();
             long batchMs = samples.stream().mapToLong(Sample::durationMs).sum();
             System.out.printf(Locale.ROOT, "sluice s3jsonread rows=%d batches=%d seconds=%.3f rows_per_s=%.0f "
-                            + "batch_ms=%d batch_rows_per_s=%.0f%n", rows, samples.size(), seconds, rows / seconds,
-                    batchMs, rows * 1000.0 / Math.max(1, batchMs));
+                            + "batch_ms=%d batch_rows_per_s=%.0f load_ms=%d%n", rows, samples.size(), seconds,
+                    rows / seconds, batchMs, rows * 1000.0 / Math.max(1, batchMs), loadMs);
         } finally {
             deleteRecursively(chk);
+        }
+    }
+
+    /** The prefix listed whole through sluice-s3 with each page size in turn: keys, requests and milliseconds. */
+    static void list(String endpoint, String prefix, String[] pages) throws Exception {
+        for (String page : pages) {
+            Map<String, String> conf = new java.util.HashMap<>(conf(endpoint));
+            conf.put("fs.s3a.paging.maximum", page);
+            try (io.sluice.api.io.Storage store = io.sluice.api.io.Storages.of(prefix, conf)) {
+                store.status(prefix + "_none"); // the client made and its first request sent: not timed
+                long before = store.listRequests();
+                long t0 = System.nanoTime();
+                long[] keys = {0};
+                store.list(prefix, null, o -> ++keys[0] > 0);
+                System.out.printf(Locale.ROOT, "sluice s3list paging_maximum=%s keys=%d requests=%d ms=%d%n", page,
+                        keys[0], store.listRequests() - before,
+                        TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            }
         }
     }
 
