@@ -9,6 +9,7 @@ import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
@@ -126,21 +127,25 @@ final class IcebergSchemas {
         };
     }
 
-    /** One Iceberg generic record as a row of {@code type}. */
-    static Row toRow(Record record, StructType type) {
+    /**
+     * One Iceberg record as a row of {@code type}: a generic {@link Record} (values as Java objects:
+     * OffsetDateTime, LocalDate) or a StructLike of iceberg-parquet's internal readers (epoch microseconds and
+     * days), whichever form each value has.
+     */
+    static Row toRow(StructLike record, StructType type) {
         Object[] values = new Object[type.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = toSluiceValue(record.get(i), type.field(i).dataType());
+            values[i] = toSluiceValue(record.get(i, Object.class), type.field(i).dataType());
         }
         return Row.wrap(values);
     }
 
-    private static Object toSluiceValue(Object v, DataType type) {
+    static Object toSluiceValue(Object v, DataType type) {
         if (v == null) {
             return null;
         }
         if (type instanceof StructType s) {
-            return toRow((Record) v, s);
+            return toRow((StructLike) v, s);
         }
         if (type instanceof ArrayType a) {
             List<Object> out = new ArrayList<>();
@@ -166,7 +171,22 @@ final class IcebergSchemas {
         if (v instanceof OffsetDateTime t) {
             return t.toInstant();
         }
+        if (type == DataType.timestampType() && v instanceof Long micros) {
+            return instantOfMicros(micros);
+        }
+        if (type == DataType.dateType() && v instanceof Integer day) {
+            return LocalDate.ofEpochDay(day);
+        }
         return v;
+    }
+
+    static Instant instantOfMicros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
+    }
+
+    /** An instant as Iceberg's internal timestamp: microseconds since the epoch (sub-microsecond digits dropped). */
+    static long microsOf(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
     }
 
     /** One row of the stream as a record of the table's {@code struct}, its fields matched by name. */

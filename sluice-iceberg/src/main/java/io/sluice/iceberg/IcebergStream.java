@@ -17,6 +17,7 @@ import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.MicroBatches;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.avro.Avro;
@@ -24,6 +25,7 @@ import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.avro.PlannedDataReader;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.data.parquet.InternalReader;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.parquet.Parquet;
@@ -40,6 +42,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * One run of the Iceberg source: iceberg-spark's SparkMicroBatchStream on Sluice's contract. Offsets, the
@@ -433,6 +436,18 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
     @Override
     public PartitionReader createReader(InputPartition partition) {
         FileScanTask task = ((FilePartition) partition).task();
+        if (task.deletes().isEmpty() && task.file().format() == FileFormat.PARQUET) {
+            // The common case, read without Iceberg's generic objects: InternalReader's records (reused from row
+            // to row) go straight into rows (InternalRows).
+            CloseableIterable<StructLike> file = Parquet.read(table.io().newInputFile(task.file().location()))
+                    .project(schema)
+                    .createReaderFunc(fileSchema -> InternalReader.create(schema, fileSchema))
+                    .reuseContainers()
+                    .split(task.start(), task.length())
+                    .build();
+            InternalRows rows = new InternalRows(rowType);
+            return reader(file, rows::toRow);
+        }
         // iceberg-data's GenericReader.open, for one task: the file read with the delete filter's required schema
         // (the requested columns first, then _pos and the equality delete columns), then filtered by the
         // position and equality deletes.
@@ -450,8 +465,11 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
                         .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(read, fileSchema))
                         .split(task.start(), task.length())
                         .build();
-        CloseableIterable<Record> records = deletes == null ? file : deletes.filter(file);
-        CloseableIterator<Record> it = records.iterator();
+        return reader(deletes == null ? file : deletes.filter(file), r -> IcebergSchemas.toRow(r, rowType));
+    }
+
+    private static <T> PartitionReader reader(CloseableIterable<T> records, Function<T, Row> toRow) {
+        CloseableIterator<T> it = records.iterator();
         return new PartitionReader() {
             private Row row;
 
@@ -460,7 +478,7 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
                 if (!it.hasNext()) {
                     return false;
                 }
-                row = IcebergSchemas.toRow(it.next(), rowType);
+                row = toRow.apply(it.next());
                 return true;
             }
 
