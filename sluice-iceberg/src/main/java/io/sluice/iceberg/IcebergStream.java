@@ -41,7 +41,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -175,6 +177,7 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
 
     @Override
     public Offset latestOffset(Offset start, ReadLimit limit) {
+        manifestTasks.clear();
         table.refresh();
         // Beyond iceberg-spark, which checks stream-from-timestamp on every trigger: a starting option applies
         // before the first offset only, as for every Sluice source, so a restart never stalls on it.
@@ -207,28 +210,21 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
                     table.io(), curSnapshot, startPos, scanAllFiles);
             for (int i = 0; i < manifests.size() && more; i++) {
                 curPos = manifests.get(i).second();
-                try (CloseableIterable<FileScanTask> tasks = MicroBatches.openManifestFile(table.io(), table.specs(),
-                        true, curSnapshot, manifests.get(i).first(), scanAllFiles);
-                     CloseableIterator<FileScanTask> it = tasks.iterator()) {
-                    while (it.hasNext()) {
-                        FileScanTask task = it.next();
-                        if (curPos >= startPos) {
-                            if (filesAdded + 1 > fileLimit) {
-                                more = false;
-                                break;
-                            }
-                            filesAdded++;
-                            records += task.file().recordCount();
-                            if (records >= rowLimit) {
-                                curPos++;
-                                more = false;
-                                break;
-                            }
+                for (FileScanTask task : manifestTasks(curSnapshot, manifests.get(i).first(), scanAllFiles)) {
+                    if (curPos >= startPos) {
+                        if (filesAdded + 1 > fileLimit) {
+                            more = false;
+                            break;
                         }
-                        curPos++;
+                        filesAdded++;
+                        records += task.file().recordCount();
+                        if (records >= rowLimit) {
+                            curPos++;
+                            more = false;
+                            break;
+                        }
                     }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    curPos++;
                 }
             }
             if (curSnapshot.snapshotId() == latestSnapshotId) {
@@ -387,6 +383,56 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
     private Long deletesSnapshotId;
     private java.util.Map<String, FileScanTask> deletesByFile;
 
+    /**
+     * MicroBatches.generate(start, end, Long.MAX_VALUE, scanAllFiles)'s tasks: the snapshot's files at indexes
+     * [start, end), from {@link #manifestTasks}.
+     */
+    private List<FileScanTask> batchTasks(Snapshot snapshot, long start, long end, boolean scanAllFiles) {
+        List<FileScanTask> out = new ArrayList<>();
+        for (Pair<ManifestFile, Integer> m : MicroBatches.skippedManifestIndexesFromSnapshot(table.io(), snapshot,
+                start, scanAllFiles)) {
+            long index = m.second();
+            if (index >= end) {
+                break; // the manifests' indexes only grow: none after this one has a file before the end
+            }
+            for (FileScanTask t : manifestTasks(snapshot, m.first(), scanAllFiles)) {
+                if (index >= start) {
+                    out.add(t);
+                }
+                if (++index >= end) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A manifest's entries as a snapshot's scan tasks read them: all its files, or those the snapshot added. */
+    private record ManifestKey(String manifest, long snapshotId, boolean scanAllFiles) {
+    }
+
+    /**
+     * The scan tasks of one manifest for one snapshot (MicroBatches.openManifestFile), read once per trigger:
+     * latestOffset counts the files of each manifest it plans and planPartitions then takes the same ones, and a
+     * query of 100 snapshots paid for reading 100 manifests twice. A manifest never changes once written; the map
+     * is emptied at each latestOffset so that it holds one trigger's manifests at most.
+     */
+    private final Map<ManifestKey, List<FileScanTask>> manifestTasks = new ConcurrentHashMap<>();
+
+    private List<FileScanTask> manifestTasks(Snapshot snapshot, ManifestFile manifest, boolean scanAllFiles) {
+        return manifestTasks.computeIfAbsent(new ManifestKey(manifest.path(), snapshot.snapshotId(), scanAllFiles),
+                k -> {
+                    List<FileScanTask> out = new ArrayList<>();
+                    try (CloseableIterable<FileScanTask> tasks = MicroBatches.openManifestFile(table.io(),
+                            table.specs(), true, snapshot, manifest, scanAllFiles)) {
+                        tasks.forEach(out::add);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    return out;
+                });
+    }
+
     /** iceberg-spark's planFiles: [(start snapshot, position), (end snapshot, position)), snapshot by snapshot. */
     private List<FileScanTask> planFiles(StreamingOffset startOffset, StreamingOffset endOffset) {
         List<FileScanTask> tasks = new ArrayList<>();
@@ -409,18 +455,16 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
             }
             endFileIndex = current.snapshotId() == endOffset.snapshotId() ? endOffset.position()
                     : addedFilesCount(snapshot);
-            MicroBatches.MicroBatch batch = MicroBatches.from(snapshot, table.io()).caseSensitive(true)
-                    .specsById(table.specs()).generate(current.position(), endFileIndex, Long.MAX_VALUE,
-                            current.scanAllFiles());
+            List<FileScanTask> batch = batchTasks(snapshot, current.position(), endFileIndex, current.scanAllFiles());
             if (current.scanAllFiles()) {
                 java.util.Map<String, FileScanTask> withDeletes = tasksWithDeletes(snapshot.snapshotId());
-                for (FileScanTask t : batch.tasks()) {
+                for (FileScanTask t : batch) {
                     tasks.add(withDeletes.getOrDefault(t.file().location(), t));
                 }
             } else {
                 // An append snapshot adds data files only; deletes committed before it do not apply to them (a
                 // delete applies to data files of lower sequence numbers), so its files are read whole.
-                tasks.addAll(batch.tasks());
+                tasks.addAll(batch);
             }
         } while (current.snapshotId() != endOffset.snapshotId());
         return tasks;
