@@ -177,7 +177,6 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
 
     @Override
     public Offset latestOffset(Offset start, ReadLimit limit) {
-        manifestTasks.clear();
         table.refresh();
         // Beyond iceberg-spark, which checks stream-from-timestamp on every trigger: a starting option applies
         // before the first offset only, as for every Sluice source, so a restart never stalls on it.
@@ -195,6 +194,8 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
         }
         Snapshot curSnapshot = table.snapshot(startingOffset.snapshotId());
         validateSnapshotExists(curSnapshot, startingOffset);
+        long from = curSnapshot.snapshotId();
+        manifestTasks.keySet().removeIf(k -> k.snapshotId() != from);
         long latestSnapshotId = availableNowSnapshot != null ? availableNowSnapshot
                 : table.currentSnapshot().snapshotId();
         int startPos = (int) startingOffset.position();
@@ -412,10 +413,11 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
     }
 
     /**
-     * The scan tasks of one manifest for one snapshot (MicroBatches.openManifestFile), read once per trigger:
-     * latestOffset counts the files of each manifest it plans and planPartitions then takes the same ones, and a
-     * query of 100 snapshots paid for reading 100 manifests twice. A manifest never changes once written; the map
-     * is emptied at each latestOffset so that it holds one trigger's manifests at most.
+     * The scan tasks of one manifest for one snapshot (MicroBatches.openManifestFile), read once: latestOffset
+     * counts the files of each manifest it plans and planPartitions then takes the same ones (a query of 100
+     * snapshots read 100 manifests twice), and the next trigger starts in the snapshot where this one ended. A
+     * manifest never changes once written; each latestOffset drops the snapshots before its start, so the map holds
+     * one trigger's manifests at most.
      */
     private final Map<ManifestKey, List<FileScanTask>> manifestTasks = new ConcurrentHashMap<>();
 
