@@ -32,6 +32,7 @@ import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.util.Pair;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.iceberg.util.ThreadPools;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,6 +44,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -206,6 +209,9 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
         int curPos = 0;
         int fileLimit = maxFiles(limit);
         long rowLimit = maxRows(limit);
+        if (fileLimit == Integer.MAX_VALUE && rowLimit == Integer.MAX_VALUE) {
+            readManifestsInParallel(curSnapshot, startPos, scanAllFiles, latestSnapshotId);
+        }
         while (more) {
             List<Pair<ManifestFile, Integer>> manifests = MicroBatches.skippedManifestIndexesFromSnapshot(
                     table.io(), curSnapshot, startPos, scanAllFiles);
@@ -243,6 +249,45 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
         }
         StreamingOffset latest = new StreamingOffset(curSnapshot.snapshotId(), curPos, scanAllFiles);
         return latest.equals(startingOffset) ? null : latest;
+    }
+
+    /**
+     * Without a read limit, latestOffset counts every manifest from the start to the latest snapshot: they are read
+     * first on Iceberg's worker pool, as a table scan reads its manifests (planWith), a snapshot's manifest list and
+     * manifests per task, and the count then takes them from {@link #manifestTasks}. The snapshots are walked as the
+     * count walks them (nextValidSnapshot), so a snapshot the count would refuse is refused here, with its message.
+     */
+    private void readManifestsInParallel(Snapshot first, int startPos, boolean scanAllFiles, long latestSnapshotId) {
+        List<CompletableFuture<Void>> reads = new ArrayList<>();
+        Snapshot snapshot = first;
+        int pos = startPos;
+        boolean all = scanAllFiles;
+        while (true) {
+            Snapshot s = snapshot;
+            int p = pos;
+            boolean a = all;
+            reads.add(CompletableFuture.runAsync(() -> {
+                for (Pair<ManifestFile, Integer> m : MicroBatches.skippedManifestIndexesFromSnapshot(table.io(), s, p,
+                        a)) {
+                    manifestTasks(s, m.first(), a);
+                }
+            }, ThreadPools.getWorkerPool()));
+            if (snapshot.snapshotId() == latestSnapshotId) {
+                break;
+            }
+            Snapshot next = nextValidSnapshot(snapshot);
+            if (next == null) {
+                break;
+            }
+            snapshot = next;
+            pos = -1;
+            all = false;
+        }
+        try {
+            CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 
     private static int maxFiles(ReadLimit limit) {
