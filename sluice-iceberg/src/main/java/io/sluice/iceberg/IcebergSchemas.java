@@ -9,17 +9,15 @@ import io.sluice.api.types.MapType;
 import io.sluice.api.types.StructField;
 import io.sluice.api.types.StructType;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 
-import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,9 +25,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Iceberg's types and values to Sluice's and back, as iceberg-spark maps them (TypeToSparkType, SparkTypeToType):
- * timestamptz is Spark's timestamp; byte and short are written as int. Iceberg's timestamp without zone, time,
- * uuid and fixed have no Sluice type yet and are refused with the column's name.
+ * Iceberg's types to Sluice's and back, as iceberg-spark maps them (TypeToSparkType, SparkTypeToType), and Iceberg's
+ * values to Sluice's: timestamptz is Spark's timestamp; byte and short are written as int. Iceberg's timestamp
+ * without zone, time, uuid and fixed have no Sluice type yet and are refused with the column's name. The sink's
+ * values go the other way through {@link RowStruct}.
  */
 final class IcebergSchemas {
     private IcebergSchemas() {
@@ -126,21 +125,25 @@ final class IcebergSchemas {
         };
     }
 
-    /** One Iceberg generic record as a row of {@code type}. */
-    static Row toRow(Record record, StructType type) {
+    /**
+     * One Iceberg record as a row of {@code type}: a generic {@link Record} (values as Java objects:
+     * OffsetDateTime, LocalDate) or a StructLike of iceberg-parquet's internal readers (epoch microseconds and
+     * days), whichever form each value has.
+     */
+    static Row toRow(StructLike record, StructType type) {
         Object[] values = new Object[type.size()];
         for (int i = 0; i < values.length; i++) {
-            values[i] = toSluiceValue(record.get(i), type.field(i).dataType());
+            values[i] = toSluiceValue(record.get(i, Object.class), type.field(i).dataType());
         }
         return Row.wrap(values);
     }
 
-    private static Object toSluiceValue(Object v, DataType type) {
+    static Object toSluiceValue(Object v, DataType type) {
         if (v == null) {
             return null;
         }
         if (type instanceof StructType s) {
-            return toRow((Record) v, s);
+            return toRow((StructLike) v, s);
         }
         if (type instanceof ArrayType a) {
             List<Object> out = new ArrayList<>();
@@ -166,55 +169,21 @@ final class IcebergSchemas {
         if (v instanceof OffsetDateTime t) {
             return t.toInstant();
         }
+        if (type == DataType.timestampType() && v instanceof Long micros) {
+            return instantOfMicros(micros);
+        }
+        if (type == DataType.dateType() && v instanceof Integer day) {
+            return LocalDate.ofEpochDay(day);
+        }
         return v;
     }
 
-    /** One row of the stream as a record of the table's {@code struct}, its fields matched by name. */
-    static Record toRecord(Row row, StructType rowType, Types.StructType struct) {
-        GenericRecord r = GenericRecord.create(struct);
-        for (int i = 0; i < rowType.size(); i++) {
-            StructField f = rowType.field(i);
-            Types.NestedField target = struct.field(f.name());
-            r.setField(target.name(), toIcebergValue(row.get(i), f.dataType(), target.type()));
-        }
-        return r;
+    static Instant instantOfMicros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }
 
-    private static Object toIcebergValue(Object v, DataType type, Type target) {
-        if (v == null) {
-            return null;
-        }
-        if (type instanceof StructType s) {
-            return toRecord((Row) v, s, target.asStructType());
-        }
-        if (type instanceof ArrayType a) {
-            List<Object> out = new ArrayList<>();
-            for (Object e : (List<?>) v) {
-                out.add(toIcebergValue(e, a.elementType(), target.asListType().elementType()));
-            }
-            return out;
-        }
-        if (type instanceof MapType m) {
-            Map<Object, Object> out = new LinkedHashMap<>();
-            ((Map<?, ?>) v).forEach((k, e) -> out.put(toIcebergValue(k, m.keyType(), target.asMapType().keyType()),
-                    toIcebergValue(e, m.valueType(), target.asMapType().valueType())));
-            return out;
-        }
-        if (v instanceof Byte b) {
-            return (int) b;
-        }
-        if (v instanceof Short s) {
-            return (int) s;
-        }
-        if (v instanceof byte[] bytes) {
-            return ByteBuffer.wrap(bytes);
-        }
-        if (v instanceof Instant t) {
-            return t.atOffset(ZoneOffset.UTC);
-        }
-        if (v instanceof LocalDate || v instanceof BigDecimal) {
-            return v;
-        }
-        return v;
+    /** An instant as Iceberg's internal timestamp: microseconds since the epoch (sub-microsecond digits dropped). */
+    static long microsOf(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1000);
     }
 }

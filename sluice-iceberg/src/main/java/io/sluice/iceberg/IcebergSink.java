@@ -17,10 +17,13 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.data.GenericAppenderFactory;
+import org.apache.iceberg.MetricsConfig;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.parquet.InternalWriter;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
 import org.apache.iceberg.io.DataWriter;
-import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.FileAppender;
+import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
@@ -29,6 +32,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Map;
@@ -106,33 +110,39 @@ final class IcebergSink implements Sink {
         public PartitionWriter partitionWriter(int partitionId) {
             OutputFileFactory files = OutputFileFactory.builderFor(table, partitionId, fileCount.incrementAndGet())
                     .format(FileFormat.PARQUET).operationId(context.queryId() + "-" + batchId).build();
-            GenericAppenderFactory factory = new GenericAppenderFactory(table.schema(), table.spec());
             PartitionSpec spec = table.spec();
             PartitionKey key = new PartitionKey(spec, table.schema());
-            InternalRecordWrapper wrapper = new InternalRecordWrapper(struct);
+            RowStruct view = RowStruct.of(rowType, struct);
             // One open data file per table partition this writer sees (a fan-out), closed at commit.
-            Map<PartitionKey, DataWriter<Record>> writers = new HashMap<>();
+            Map<PartitionKey, DataWriter<StructLike>> writers = new HashMap<>();
             return new PartitionWriter() {
                 @Override
                 public void write(Row row) {
-                    Record r = IcebergSchemas.toRecord(row, rowType, struct);
-                    key.partition(wrapper.wrap(r));
-                    DataWriter<Record> w = writers.get(key);
-                    if (w == null) {
-                        PartitionKey copy = key.copy();
-                        w = factory.newDataWriter(spec.isUnpartitioned() ? files.newOutputFile()
-                                : files.newOutputFile(spec, copy), FileFormat.PARQUET,
-                                spec.isUnpartitioned() ? null : copy);
-                        writers.put(copy, w);
+                    view.wrap(row);
+                    DataWriter<StructLike> w;
+                    if (spec.isUnpartitioned()) {
+                        w = writers.get(null);
+                        if (w == null) {
+                            w = newDataWriter(files.newOutputFile(), null);
+                            writers.put(null, w);
+                        }
+                    } else {
+                        key.partition(view);
+                        w = writers.get(key);
+                        if (w == null) {
+                            PartitionKey copy = key.copy();
+                            w = newDataWriter(files.newOutputFile(spec, copy), copy);
+                            writers.put(copy, w);
+                        }
                     }
-                    w.write(r);
+                    w.write(view);
                     rows.incrementAndGet();
                 }
 
                 @Override
                 public Object commit() throws IOException {
                     List<DataFile> out = new ArrayList<>();
-                    for (DataWriter<Record> w : writers.values()) {
+                    for (DataWriter<StructLike> w : writers.values()) {
                         w.close();
                         out.add(w.toDataFile());
                     }
@@ -141,7 +151,7 @@ final class IcebergSink implements Sink {
 
                 @Override
                 public void abort() {
-                    for (DataWriter<Record> w : writers.values()) {
+                    for (DataWriter<StructLike> w : writers.values()) {
                         try {
                             w.close();
                             table.io().deleteFile(w.toDataFile().location());
@@ -184,6 +194,23 @@ final class IcebergSink implements Sink {
         @Override
         public long numOutputRows() {
             return rows.get();
+        }
+    }
+
+    /**
+     * GenericAppenderFactory's Parquet data writer (the table's schema and spec, default metrics, no table
+     * properties), writing the rows' {@link RowStruct} views with InternalWriter instead of generic records.
+     */
+    private DataWriter<StructLike> newDataWriter(EncryptedOutputFile file, StructLike partition) {
+        try {
+            FileAppender<StructLike> appender = Parquet.write(file).schema(table.schema())
+                    .createWriterFunc(InternalWriter::createWriter)
+                    .metricsConfig(MetricsConfig.fromProperties(Map.of()))
+                    .overwrite().build();
+            return new DataWriter<>(appender, FileFormat.PARQUET, file.encryptingOutputFile().location(),
+                    table.spec(), partition, file.keyMetadata());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -17,6 +17,7 @@ import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.MicroBatches;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.avro.Avro;
@@ -24,12 +25,14 @@ import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.data.avro.PlannedDataReader;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
+import org.apache.iceberg.data.parquet.InternalReader;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.CloseableIterator;
 import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.util.Pair;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.iceberg.util.ThreadPools;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,7 +42,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * One run of the Iceberg source: iceberg-spark's SparkMicroBatchStream on Sluice's contract. Offsets, the
@@ -189,6 +197,8 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
         }
         Snapshot curSnapshot = table.snapshot(startingOffset.snapshotId());
         validateSnapshotExists(curSnapshot, startingOffset);
+        long from = curSnapshot.snapshotId();
+        manifestTasks.keySet().removeIf(k -> k.snapshotId() != from);
         long latestSnapshotId = availableNowSnapshot != null ? availableNowSnapshot
                 : table.currentSnapshot().snapshotId();
         int startPos = (int) startingOffset.position();
@@ -199,33 +209,29 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
         int curPos = 0;
         int fileLimit = maxFiles(limit);
         long rowLimit = maxRows(limit);
+        if (fileLimit == Integer.MAX_VALUE && rowLimit == Integer.MAX_VALUE) {
+            readManifestsInParallel(curSnapshot, startPos, scanAllFiles, latestSnapshotId);
+        }
         while (more) {
             List<Pair<ManifestFile, Integer>> manifests = MicroBatches.skippedManifestIndexesFromSnapshot(
                     table.io(), curSnapshot, startPos, scanAllFiles);
             for (int i = 0; i < manifests.size() && more; i++) {
                 curPos = manifests.get(i).second();
-                try (CloseableIterable<FileScanTask> tasks = MicroBatches.openManifestFile(table.io(), table.specs(),
-                        true, curSnapshot, manifests.get(i).first(), scanAllFiles);
-                     CloseableIterator<FileScanTask> it = tasks.iterator()) {
-                    while (it.hasNext()) {
-                        FileScanTask task = it.next();
-                        if (curPos >= startPos) {
-                            if (filesAdded + 1 > fileLimit) {
-                                more = false;
-                                break;
-                            }
-                            filesAdded++;
-                            records += task.file().recordCount();
-                            if (records >= rowLimit) {
-                                curPos++;
-                                more = false;
-                                break;
-                            }
+                for (FileScanTask task : manifestTasks(curSnapshot, manifests.get(i).first(), scanAllFiles)) {
+                    if (curPos >= startPos) {
+                        if (filesAdded + 1 > fileLimit) {
+                            more = false;
+                            break;
                         }
-                        curPos++;
+                        filesAdded++;
+                        records += task.file().recordCount();
+                        if (records >= rowLimit) {
+                            curPos++;
+                            more = false;
+                            break;
+                        }
                     }
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+                    curPos++;
                 }
             }
             if (curSnapshot.snapshotId() == latestSnapshotId) {
@@ -243,6 +249,45 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
         }
         StreamingOffset latest = new StreamingOffset(curSnapshot.snapshotId(), curPos, scanAllFiles);
         return latest.equals(startingOffset) ? null : latest;
+    }
+
+    /**
+     * Without a read limit, latestOffset counts every manifest from the start to the latest snapshot: they are read
+     * first on Iceberg's worker pool, as a table scan reads its manifests (planWith), a snapshot's manifest list and
+     * manifests per task, and the count then takes them from {@link #manifestTasks}. The snapshots are walked as the
+     * count walks them (nextValidSnapshot), so a snapshot the count would refuse is refused here, with its message.
+     */
+    private void readManifestsInParallel(Snapshot first, int startPos, boolean scanAllFiles, long latestSnapshotId) {
+        List<CompletableFuture<Void>> reads = new ArrayList<>();
+        Snapshot snapshot = first;
+        int pos = startPos;
+        boolean all = scanAllFiles;
+        while (true) {
+            Snapshot s = snapshot;
+            int p = pos;
+            boolean a = all;
+            reads.add(CompletableFuture.runAsync(() -> {
+                for (Pair<ManifestFile, Integer> m : MicroBatches.skippedManifestIndexesFromSnapshot(table.io(), s, p,
+                        a)) {
+                    manifestTasks(s, m.first(), a);
+                }
+            }, ThreadPools.getWorkerPool()));
+            if (snapshot.snapshotId() == latestSnapshotId) {
+                break;
+            }
+            Snapshot next = nextValidSnapshot(snapshot);
+            if (next == null) {
+                break;
+            }
+            snapshot = next;
+            pos = -1;
+            all = false;
+        }
+        try {
+            CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 
     private static int maxFiles(ReadLimit limit) {
@@ -384,6 +429,57 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
     private Long deletesSnapshotId;
     private java.util.Map<String, FileScanTask> deletesByFile;
 
+    /**
+     * MicroBatches.generate(start, end, Long.MAX_VALUE, scanAllFiles)'s tasks: the snapshot's files at indexes
+     * [start, end), from {@link #manifestTasks}.
+     */
+    private List<FileScanTask> batchTasks(Snapshot snapshot, long start, long end, boolean scanAllFiles) {
+        List<FileScanTask> out = new ArrayList<>();
+        for (Pair<ManifestFile, Integer> m : MicroBatches.skippedManifestIndexesFromSnapshot(table.io(), snapshot,
+                start, scanAllFiles)) {
+            long index = m.second();
+            if (index >= end) {
+                break; // the manifests' indexes only grow: none after this one has a file before the end
+            }
+            for (FileScanTask t : manifestTasks(snapshot, m.first(), scanAllFiles)) {
+                if (index >= start) {
+                    out.add(t);
+                }
+                if (++index >= end) {
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A manifest's entries as a snapshot's scan tasks read them: all its files, or those the snapshot added. */
+    private record ManifestKey(String manifest, long snapshotId, boolean scanAllFiles) {
+    }
+
+    /**
+     * The scan tasks of one manifest for one snapshot (MicroBatches.openManifestFile), read once: latestOffset
+     * counts the files of each manifest it plans and planPartitions then takes the same ones (a query of 100
+     * snapshots read 100 manifests twice), and the next trigger starts in the snapshot where this one ended. A
+     * manifest never changes once written; each latestOffset drops the snapshots before its start, so the map holds
+     * one trigger's manifests at most.
+     */
+    private final Map<ManifestKey, List<FileScanTask>> manifestTasks = new ConcurrentHashMap<>();
+
+    private List<FileScanTask> manifestTasks(Snapshot snapshot, ManifestFile manifest, boolean scanAllFiles) {
+        return manifestTasks.computeIfAbsent(new ManifestKey(manifest.path(), snapshot.snapshotId(), scanAllFiles),
+                k -> {
+                    List<FileScanTask> out = new ArrayList<>();
+                    try (CloseableIterable<FileScanTask> tasks = MicroBatches.openManifestFile(table.io(),
+                            table.specs(), true, snapshot, manifest, scanAllFiles)) {
+                        tasks.forEach(out::add);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    return out;
+                });
+    }
+
     /** iceberg-spark's planFiles: [(start snapshot, position), (end snapshot, position)), snapshot by snapshot. */
     private List<FileScanTask> planFiles(StreamingOffset startOffset, StreamingOffset endOffset) {
         List<FileScanTask> tasks = new ArrayList<>();
@@ -406,18 +502,16 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
             }
             endFileIndex = current.snapshotId() == endOffset.snapshotId() ? endOffset.position()
                     : addedFilesCount(snapshot);
-            MicroBatches.MicroBatch batch = MicroBatches.from(snapshot, table.io()).caseSensitive(true)
-                    .specsById(table.specs()).generate(current.position(), endFileIndex, Long.MAX_VALUE,
-                            current.scanAllFiles());
+            List<FileScanTask> batch = batchTasks(snapshot, current.position(), endFileIndex, current.scanAllFiles());
             if (current.scanAllFiles()) {
                 java.util.Map<String, FileScanTask> withDeletes = tasksWithDeletes(snapshot.snapshotId());
-                for (FileScanTask t : batch.tasks()) {
+                for (FileScanTask t : batch) {
                     tasks.add(withDeletes.getOrDefault(t.file().location(), t));
                 }
             } else {
                 // An append snapshot adds data files only; deletes committed before it do not apply to them (a
                 // delete applies to data files of lower sequence numbers), so its files are read whole.
-                tasks.addAll(batch.tasks());
+                tasks.addAll(batch);
             }
         } while (current.snapshotId() != endOffset.snapshotId());
         return tasks;
@@ -433,6 +527,18 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
     @Override
     public PartitionReader createReader(InputPartition partition) {
         FileScanTask task = ((FilePartition) partition).task();
+        if (task.deletes().isEmpty() && task.file().format() == FileFormat.PARQUET) {
+            // The common case, read without Iceberg's generic objects: InternalReader's records (reused from row
+            // to row) go straight into rows (InternalRows).
+            CloseableIterable<StructLike> file = Parquet.read(table.io().newInputFile(task.file().location()))
+                    .project(schema)
+                    .createReaderFunc(fileSchema -> InternalReader.create(schema, fileSchema))
+                    .reuseContainers()
+                    .split(task.start(), task.length())
+                    .build();
+            InternalRows rows = new InternalRows(rowType);
+            return reader(file, rows::toRow);
+        }
         // iceberg-data's GenericReader.open, for one task: the file read with the delete filter's required schema
         // (the requested columns first, then _pos and the equality delete columns), then filtered by the
         // position and equality deletes.
@@ -450,8 +556,11 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
                         .createReaderFunc(fileSchema -> GenericParquetReaders.buildReader(read, fileSchema))
                         .split(task.start(), task.length())
                         .build();
-        CloseableIterable<Record> records = deletes == null ? file : deletes.filter(file);
-        CloseableIterator<Record> it = records.iterator();
+        return reader(deletes == null ? file : deletes.filter(file), r -> IcebergSchemas.toRow(r, rowType));
+    }
+
+    private static <T> PartitionReader reader(CloseableIterable<T> records, Function<T, Row> toRow) {
+        CloseableIterator<T> it = records.iterator();
         return new PartitionReader() {
             private Row row;
 
@@ -460,7 +569,7 @@ final class IcebergStream implements SupportsTriggerAvailableNow {
                 if (!it.hasNext()) {
                     return false;
                 }
-                row = IcebergSchemas.toRow(it.next(), rowType);
+                row = toRow.apply(it.next());
                 return true;
             }
 

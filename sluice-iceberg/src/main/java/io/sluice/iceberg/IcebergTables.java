@@ -34,16 +34,26 @@ final class IcebergTables implements Closeable {
     /**
      * Hadoop's defaults (core-default.xml), without the FileSystem cache: the cache registers a JVM shutdown hook
      * whose classes are gone once the CLI has closed the plugin's class loader (a NoClassDefFoundError at exit),
-     * and a local file system holds nothing worth caching.
+     * and a local file system holds nothing worth caching. A copy of {@link Defaults#CONF}: a new Configuration
+     * parses core-default.xml again on its first read, which a query paid once per table it opened.
      */
     static Configuration hadoopConf() {
-        Configuration conf = new Configuration();
-        // Hadoop looks classes up (fs.*.impl) in the thread's context loader unless told: the CLI's holds every
-        // plugin, and another plugin's Hadoop classes must not be taken for this one's.
-        conf.setClassLoader(IcebergTables.class.getClassLoader());
-        conf.setBoolean("fs.file.impl.disable.cache", true);
-        loadFileSystems(conf);
-        return conf;
+        return new Configuration(Defaults.CONF);
+    }
+
+    /** The parsed defaults that {@link #hadoopConf} copies (the copy takes the class loader and every setting). */
+    private static final class Defaults {
+        static final Configuration CONF = load();
+
+        private static Configuration load() {
+            Configuration conf = new Configuration();
+            // Hadoop looks classes up (fs.*.impl) in the thread's context loader unless told: the CLI's holds every
+            // plugin, and another plugin's Hadoop classes must not be taken for this one's.
+            conf.setClassLoader(IcebergTables.class.getClassLoader());
+            conf.setBoolean("fs.file.impl.disable.cache", true);
+            loadFileSystems(conf);
+            return conf;
+        }
     }
 
     /**
