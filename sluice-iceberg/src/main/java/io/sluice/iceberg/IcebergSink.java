@@ -198,14 +198,16 @@ final class IcebergSink implements Sink {
     }
 
     /**
-     * GenericAppenderFactory's Parquet data writer (the table's schema and spec, default metrics, no table
-     * properties), writing the rows' {@link RowStruct} views with InternalWriter instead of generic records.
+     * GenericAppenderFactory's Parquet data writer (the table's schema, spec and write properties), writing the rows' {@link RowStruct} views with InternalWriter instead of generic records.
      */
     private DataWriter<StructLike> newDataWriter(EncryptedOutputFile file, StructLike partition) {
         try {
+            // The table's write properties (write.parquet.compression-codec, row group and page sizes, the
+            // write.metadata.metrics.* modes), as iceberg-spark's writer applies them.
             FileAppender<StructLike> appender = Parquet.write(file).schema(table.schema())
                     .createWriterFunc(InternalWriter::createWriter)
-                    .metricsConfig(MetricsConfig.fromProperties(Map.of()))
+                    .setAll(table.properties())
+                    .metricsConfig(MetricsConfig.forTable(table))
                     .overwrite().build();
             return new DataWriter<>(appender, FileFormat.PARQUET, file.encryptingOutputFile().location(),
                     table.spec(), partition, file.keyMetadata());

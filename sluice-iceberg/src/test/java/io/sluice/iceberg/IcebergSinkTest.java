@@ -104,6 +104,37 @@ class IcebergSinkTest {
     }
 
     @Test
+    void theTablesWritePropertiesGovernTheDataFiles() throws Exception {
+        Path dir = tmp.resolve("props");
+        Table created = new HadoopTables(new Configuration()).create(
+                new org.apache.iceberg.Schema(org.apache.iceberg.types.Types.NestedField.optional(1, "id",
+                        org.apache.iceberg.types.Types.LongType.get())),
+                org.apache.iceberg.PartitionSpec.unpartitioned(),
+                Map.of("write.parquet.compression-codec", "gzip", "write.metadata.metrics.default", "counts"),
+                dir.toString());
+        assertThat(created.currentSnapshot()).isNull();
+        try (IcebergSink sink = new IcebergSink(context(dir, "query-p"))) {
+            write(sink, 0, 5, 7);
+        }
+        Table t = load(dir);
+        List<org.apache.iceberg.DataFile> files = new ArrayList<>();
+        try (var tasks = t.newScan().includeColumnStats().planFiles()) {
+            tasks.forEach(task -> files.add(task.file()));
+        }
+        assertThat(files).hasSize(1);
+        org.apache.iceberg.DataFile f = files.get(0);
+        assertThat(f.valueCounts()).containsEntry(1, 2L);
+        assertThat(f.lowerBounds()).isEmpty();    // metrics mode "counts": no bounds (the default keeps them)
+        try (var reader = org.apache.parquet.hadoop.ParquetFileReader.open(org.apache.parquet.hadoop.util
+                .HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(f.location()), new Configuration()))) {
+            assertThat(reader.getFooter().getBlocks().get(0).getColumns().get(0).getCodec().name())
+                    .isEqualTo("GZIP");
+        }
+        assertThat(TestTables.ids(sluice.read().format("iceberg").load(dir.toString()).collectAsList()))
+                .containsExactly(5L, 7L);
+    }
+
+    @Test
     void aBatchIdAlreadyInTheTableIsSkippedByWalkingTheAncestors() throws Exception {
         Path dir = tmp.resolve("e");
         try (IcebergSink sink = new IcebergSink(context(dir, "query-a"));
