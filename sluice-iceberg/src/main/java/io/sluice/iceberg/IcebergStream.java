@@ -5,7 +5,6 @@ import io.sluice.api.ReadLimit;
 import io.sluice.api.Row;
 import io.sluice.api.io.DurableFiles;
 import io.sluice.api.source.InputPartition;
-import io.sluice.api.source.MicroBatchStream;
 import io.sluice.api.source.PartitionReader;
 import io.sluice.api.source.StreamContext;
 import io.sluice.api.source.SupportsTriggerAvailableNow;
