@@ -76,10 +76,12 @@ final class DeltaSink implements Sink {
                         + "` not found in schema " + schema.toDDL());
             }
         }
-        for (var f : schema.fields()) {
+        for (String c : partitionBy) {
+            var f = schema.field(schema.indexOf(c));
             if (!(f.dataType() instanceof AtomicType || f.dataType() instanceof DecimalType)) {
-                throw new UnsupportedOperationException("The Delta sink writes columns of atomic and decimal types; "
-                        + "column `" + f.name() + "` is " + f.dataType().simpleString() + " (not supported yet)");
+                // delta-spark's message (its PartitionUtils.validatePartitionColumn), the type in SQL form
+                throw new IllegalArgumentException("[DELTA_INVALID_PARTITION_COLUMN_TYPE] Using column " + f.name()
+                        + " of type " + f.dataType().simpleString() + " as a partition column is not supported.");
             }
         }
     }
@@ -310,19 +312,9 @@ final class DeltaSink implements Sink {
     private Object[] kernelRow(Row row) {
         Object[] values = new Object[schema.size()];
         for (int i = 0; i < values.length; i++) {
-            Object v = row.get(i);
-            values[i] = v == null ? null : kernelValue(v, schema.field(i).dataType());
+            values[i] = DeltaTypes.kernelValue(row.get(i), schema.field(i).dataType());
         }
         return values;
-    }
-
-    private static Object kernelValue(Object v, DataType t) {
-        if (t == AtomicType.DATE_TYPE) {
-            return (int) ((LocalDate) v).toEpochDay();
-        } else if (t == AtomicType.TIMESTAMP_TYPE) {
-            return DeltaTypes.toMicros((Instant) v);
-        }
-        return v;
     }
 
     private static Literal literal(Object v, DataType t, io.delta.kernel.types.DataType kt) {
