@@ -118,7 +118,7 @@ final class DeltaSink implements Sink {
         }
         // The table's NOT NULL columns (delta-spark's constraint): checked on each row, as delta-spark's writer
         // does; a stream's own schema is written all-nullable, so only a table made elsewhere has any.
-        int[] notNull = existing.map(s -> notNullColumns(s.getSchema())).orElse(new int[0]);
+        List<NotNull> notNull = existing.map(s -> notNullColumns(s.getSchema())).orElse(List.of());
         // Rows are handed to Kernel in the table's own schema (its nullability and field metadata), which Kernel
         // requires of the data it writes; the names and types are the stream's, checked equal above.
         io.delta.kernel.types.StructType writeSchema = existing.map(SnapshotImpl::getSchema).orElse(kernelSchema);
@@ -133,14 +133,40 @@ final class DeltaSink implements Sink {
                 notNull, writeSchema);
     }
 
-    private static int[] notNullColumns(io.delta.kernel.types.StructType tableSchema) {
-        List<Integer> out = new ArrayList<>();
-        for (int i = 0; i < tableSchema.length(); i++) {
-            if (!tableSchema.at(i).isNullable()) {
-                out.add(i);
+    /**
+     * A NOT NULL column of the table: its dotted name and the field ordinals from the top-level column down. A nested
+     * one is violated by a null at any level of its path, a null parent struct included, as delta-spark's invariant
+     * checker does; fields inside arrays and maps are not checked (delta-spark does not enforce those either).
+     */
+    private record NotNull(String name, int[] path) {
+        boolean violatedBy(Row row) {
+            Object v = row;
+            for (int i : path) {
+                v = v == null ? null : ((Row) v).get(i);
+            }
+            return v == null;
+        }
+    }
+
+    private static List<NotNull> notNullColumns(io.delta.kernel.types.StructType tableSchema) {
+        List<NotNull> out = new ArrayList<>();
+        addNotNull(tableSchema, "", new int[0], out);
+        return out;
+    }
+
+    private static void addNotNull(io.delta.kernel.types.StructType struct, String prefix, int[] parent,
+                                   List<NotNull> out) {
+        for (int i = 0; i < struct.length(); i++) {
+            io.delta.kernel.types.StructField f = struct.at(i);
+            int[] path = java.util.Arrays.copyOf(parent, parent.length + 1);
+            path[parent.length] = i;
+            if (!f.isNullable()) {
+                out.add(new NotNull(prefix + f.getName(), path));
+            }
+            if (f.getDataType() instanceof io.delta.kernel.types.StructType nested) {
+                addNotNull(nested, prefix + f.getName() + ".", path, out);
             }
         }
-        return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** A remove action (dataChange) for every file of the snapshot: the overwrite of a complete-mode batch. */
@@ -184,12 +210,12 @@ final class DeltaSink implements Sink {
         private final io.delta.kernel.data.Row txnState;
         private final List<String> partitionColumns;
         private final java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
-        private final int[] notNull;
+        private final List<NotNull> notNull;
         private final io.delta.kernel.types.StructType writeSchema;
         /** The column index of each partition column (of Kernel's, the table's names). */
         private final int[] partitionIndexes;
 
-        Batch(long batchId, Transaction txn, List<io.delta.kernel.data.Row> removes, int[] notNull,
+        Batch(long batchId, Transaction txn, List<io.delta.kernel.data.Row> removes, List<NotNull> notNull,
               io.delta.kernel.types.StructType writeSchema) {
             this.notNull = notNull;
             this.writeSchema = writeSchema;
@@ -220,10 +246,10 @@ final class DeltaSink implements Sink {
 
                 @Override
                 public void write(Row row) {
-                    for (int i : notNull) {
-                        if (row.isNullAt(i)) {
+                    for (NotNull c : notNull) {
+                        if (c.violatedBy(row)) {
                             throw new IllegalStateException("[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint "
-                                    + "violated for column: " + writeSchema.at(i).getName() + ".");
+                                    + "violated for column: " + c.name() + ".");
                         }
                     }
                     List<Object> key = new ArrayList<>(partitionColumns.size());

@@ -342,6 +342,35 @@ class DeltaSinkTest {
         assertThat(tmp.resolve("ts")).doesNotExist();
     }
 
+    @Test
+    void aNullInATableNotNullNestedFieldOrItsNullParentFailsTheBatchAsDeltaSparkDoes() throws Exception {
+        Path t = tmp.resolve("t");
+        DeltaTable created = DeltaTable.open(t.toString());
+        io.delta.kernel.types.StructType inner = new io.delta.kernel.types.StructType()
+                .add("key", io.delta.kernel.types.StringType.STRING, false)
+                .add("value", io.delta.kernel.types.IntegerType.INTEGER, true);
+        // A NOT NULL field inside an array is not enforced (as delta-spark): only struct paths are checked.
+        created.table.createTransactionBuilder(created.engine, "test", io.delta.kernel.Operation.CREATE_TABLE)
+                .withSchema(created.engine, new io.delta.kernel.types.StructType()
+                        .add("id", io.delta.kernel.types.LongType.LONG, true)
+                        .add("top", inner, true)
+                        .add("l", new io.delta.kernel.types.ArrayType(inner, true), true))
+                .build(created.engine).commit(created.engine, io.delta.kernel.utils.CloseableIterable.emptyIterable());
+        StructType schema = StructType.fromDDL("id bigint, top struct<key:string,value:int>, "
+                + "l array<struct<key:string,value:int>>");
+        DeltaSink s = new DeltaSink(DeltaTable.open(t.toString()), schema, List.of(), "q");
+        commit(s, 0, Row.of(1L, Row.of("a", null), null));
+        BatchWriter w = s.beginBatch(1);
+        PartitionWriter pw = w.partitionWriter(0);
+        pw.write(Row.of(2L, Row.of("b", 2), List.of()));
+        for (Row bad : List.of(Row.of(3L, Row.of(null, 3), null), Row.of(4L, null, null))) {
+            assertThatThrownBy(() -> pw.write(bad)).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint violated for column: "
+                            + "top.key.");
+        }
+        assertThat(read(t)).containsExactly(Row.of(1L, Row.of("a", null), null));
+    }
+
     private static void commit(DeltaSink sink, long batch, Row... rows) throws Exception {
         write(sink.beginBatch(batch), rows);
     }
