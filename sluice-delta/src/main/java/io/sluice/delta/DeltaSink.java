@@ -79,9 +79,9 @@ final class DeltaSink implements Sink {
         for (String c : partitionBy) {
             var f = schema.field(schema.indexOf(c));
             if (!(f.dataType() instanceof AtomicType || f.dataType() instanceof DecimalType)) {
-                // delta-spark's message (its PartitionUtils.validatePartitionColumn), the type in SQL form
+                // delta-spark's message (its PartitionUtils.validatePartitionColumn), Spark's type form included
                 throw new IllegalArgumentException("[DELTA_INVALID_PARTITION_COLUMN_TYPE] Using column " + f.name()
-                        + " of type " + f.dataType().simpleString() + " as a partition column is not supported.");
+                        + " of type " + f.dataType().sparkString() + " as a partition column is not supported.");
             }
         }
     }

@@ -333,7 +333,8 @@ class DeltaSinkTest {
                         .option("checkpointLocation", tmp.resolve("c" + c).toString())
                         .start(tmp.resolve("t" + c).toString()))
                         .hasMessage("[DELTA_INVALID_PARTITION_COLUMN_TYPE] Using column " + c + " of type "
-                                + (c.equals("s") ? "struct<a:int>" : "array<int>")
+                                + (c.equals("s") ? "StructType(StructField(a,IntegerType,true))"
+                                : "ArrayType(IntegerType,true)")
                                 + " as a partition column is not supported.");
             }
         } finally {

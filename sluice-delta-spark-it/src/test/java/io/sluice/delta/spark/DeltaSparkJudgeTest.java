@@ -269,4 +269,37 @@ class DeltaSparkJudgeTest {
         m.put(k2, v2);
         return m;
     }
+
+    @Test
+    void aNestedPartitionColumnIsRefusedWithSparksMessage() throws Exception {
+        var ms = new org.apache.spark.sql.execution.streaming.MemoryStream<Long>(1, spark.sqlContext(),
+                scala.Option.apply(1), org.apache.spark.sql.Encoders.LONG());
+        var sparkQuery = ms.toDF().selectExpr("value AS id", "named_struct('a', 1, 'b', array('x')) AS s")
+                .writeStream().format("delta").partitionBy("s")
+                .option("checkpointLocation", tmp.resolve("spark-chk").toString()).start(tmp.resolve("st").toString());
+        String sparkError;
+        try {
+            ms.addData(scala.jdk.javaapi.CollectionConverters.asScala(List.of(1L)).toSeq());
+            sparkQuery.processAllAvailable();
+            throw new AssertionError("Spark's stream did not fail");
+        } catch (Exception e) { // Scala's processAllAvailable declares no StreamingQueryException
+            assertThat(e).isInstanceOf(org.apache.spark.sql.streaming.StreamingQueryException.class);
+            sparkError = e.getMessage();
+        } finally {
+            sparkQuery.stop();
+        }
+        String message = "[DELTA_INVALID_PARTITION_COLUMN_TYPE] Using column s of type "
+                + "StructType(StructField(a,IntegerType,true),StructField(b,ArrayType(StringType,true),true)) "
+                + "as a partition column is not supported.";
+        assertThat(sparkError).contains(message); // Spark fails the first batch, Sluice refuses at start()
+        MemoryStream in = MemoryStream.create(StructType.fromDDL("id bigint, s struct<a:int,b:array<string>>"));
+        try {
+            assertThatThrownBy(() -> sluice.readStream().format("memory").option("name", in.name()).load()
+                    .writeStream().format("delta").partitionBy("s")
+                    .option("checkpointLocation", tmp.resolve("w").toString()).start(tmp.resolve("t").toString()))
+                    .hasMessage(message);
+        } finally {
+            in.unregister();
+        }
+    }
 }
