@@ -169,6 +169,65 @@ final class DeltaSink implements Sink {
         }
     }
 
+    /**
+     * Whether the table's type holds a NOT NULL position inside an array or a map (an element, a map value, a
+     * struct field there): delta-spark leaves those unchecked, but Kernel's Parquet writer writes such a column as
+     * required and a null there makes a file no reader can read, so rows are walked for them ({@link #nullInside}).
+     */
+    private static boolean notNullInside(io.delta.kernel.types.DataType t, boolean inside) {
+        if (t instanceof io.delta.kernel.types.StructType st) {
+            for (io.delta.kernel.types.StructField f : st.fields()) {
+                if ((inside && !f.isNullable()) || notNullInside(f.getDataType(), inside)) {
+                    return true;
+                }
+            }
+        } else if (t instanceof io.delta.kernel.types.ArrayType a) {
+            return !a.containsNull() || notNullInside(a.getElementType(), true);
+        } else if (t instanceof io.delta.kernel.types.MapType m) {
+            return !m.isValueContainsNull() || notNullInside(m.getKeyType(), true)
+                    || notNullInside(m.getValueType(), true);
+        }
+        return false;
+    }
+
+    /** The path of the first null of {@code v} where the table's type {@code t} has none, or null. */
+    private static String nullInside(Object v, io.delta.kernel.types.DataType t, String path) {
+        if (t instanceof io.delta.kernel.types.StructType st) {
+            Row r = (Row) v;
+            for (int i = 0; i < st.length(); i++) {
+                String found = nullOrInside(r.get(i), st.at(i).isNullable(), st.at(i).getDataType(),
+                        path.isEmpty() ? st.at(i).getName() : path + "." + st.at(i).getName());
+                if (found != null) {
+                    return found;
+                }
+            }
+        } else if (t instanceof io.delta.kernel.types.ArrayType a) {
+            for (Object e : (List<?>) v) {
+                String found = nullOrInside(e, a.containsNull(), a.getElementType(), path + ".element");
+                if (found != null) {
+                    return found;
+                }
+            }
+        } else if (t instanceof io.delta.kernel.types.MapType m) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                String found = nullOrInside(e.getKey(), false, m.getKeyType(), path + ".key");
+                found = found != null ? found
+                        : nullOrInside(e.getValue(), m.isValueContainsNull(), m.getValueType(), path + ".value");
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String nullOrInside(Object v, boolean nullable, io.delta.kernel.types.DataType t, String path) {
+        if (v == null) {
+            return nullable ? null : path;
+        }
+        return nullInside(v, t, path);
+    }
+
     /** A remove action (dataChange) for every file of the snapshot: the overwrite of a complete-mode batch. */
     private List<io.delta.kernel.data.Row> removeAll(SnapshotImpl s) {
         List<io.delta.kernel.data.Row> removes = new ArrayList<>();
@@ -211,6 +270,8 @@ final class DeltaSink implements Sink {
         private final List<String> partitionColumns;
         private final java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
         private final List<NotNull> notNull;
+        /** Whether rows are walked for nulls at NOT NULL positions inside arrays and maps (see notNullInside). */
+        private final boolean walkInside;
         private final io.delta.kernel.types.StructType writeSchema;
         /** The column index of each partition column (of Kernel's, the table's names). */
         private final int[] partitionIndexes;
@@ -219,6 +280,7 @@ final class DeltaSink implements Sink {
               io.delta.kernel.types.StructType writeSchema) {
             this.notNull = notNull;
             this.writeSchema = writeSchema;
+            this.walkInside = notNullInside(writeSchema, false);
             this.batchId = batchId;
             this.txn = txn;
             this.removes = removes;
@@ -251,6 +313,12 @@ final class DeltaSink implements Sink {
                             throw new IllegalStateException("[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint "
                                     + "violated for column: " + c.name() + ".");
                         }
+                    }
+                    String inside = walkInside ? nullInside(row, writeSchema, "") : null;
+                    if (inside != null) {
+                        throw new IllegalStateException("The Delta table " + table.where + " declares `" + inside
+                                + "` NOT NULL and a row holds a null there: Kernel's Parquet writer would write a "
+                                + "file no reader can read");
                     }
                     List<Object> key = new ArrayList<>(partitionColumns.size());
                     for (int idx : partitionIndexes) {

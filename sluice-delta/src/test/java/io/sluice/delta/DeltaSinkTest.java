@@ -372,6 +372,34 @@ class DeltaSinkTest {
         assertThat(read(t)).containsExactly(Row.of(1L, Row.of("a", null), null));
     }
 
+    @Test
+    void aNullAtANotNullPositionInsideAnArrayOrMapFailsTheBatchInsteadOfWritingAnUnreadableFile() throws Exception {
+        Path t = tmp.resolve("t");
+        DeltaTable created = DeltaTable.open(t.toString());
+        io.delta.kernel.types.IntegerType i = io.delta.kernel.types.IntegerType.INTEGER;
+        created.table.createTransactionBuilder(created.engine, "test", io.delta.kernel.Operation.CREATE_TABLE)
+                .withSchema(created.engine, new io.delta.kernel.types.StructType()
+                        .add("id", io.delta.kernel.types.LongType.LONG, true)
+                        .add("l", new io.delta.kernel.types.ArrayType(i, false), true)
+                        .add("m", new io.delta.kernel.types.MapType(i, new io.delta.kernel.types.ArrayType(
+                                new io.delta.kernel.types.StructType().add("a", i, true).add("b", i, false), true),
+                                true), true))
+                .build(created.engine).commit(created.engine, io.delta.kernel.utils.CloseableIterable.emptyIterable());
+        DeltaSink s = new DeltaSink(DeltaTable.open(t.toString()), StructType.fromDDL(
+                "id bigint, l array<int>, m map<int,array<struct<a:int,b:int>>>"), List.of(), "q");
+        Row good = Row.of(1L, List.of(1), Map.of(1, Arrays.asList(null, Row.of(null, 2))));
+        commit(s, 0, good, Row.of(2L, null, Map.of(2, List.of())));
+        BatchWriter w = s.beginBatch(1);
+        PartitionWriter pw = w.partitionWriter(0);
+        assertThatThrownBy(() -> pw.write(Row.of(3L, Arrays.asList(1, null), null)))
+                .isInstanceOf(IllegalStateException.class).hasMessage("The Delta table " + t + " declares "
+                        + "`l.element` NOT NULL and a row holds a null there: Kernel's Parquet writer would write a "
+                        + "file no reader can read");
+        assertThatThrownBy(() -> pw.write(Row.of(4L, null, Map.of(1, List.of(Row.of(1, null))))))
+                .hasMessageContaining("declares `m.value.element.b` NOT NULL");
+        assertThat(read(t)).containsExactlyInAnyOrder(good, Row.of(2L, null, Map.of(2, List.of())));
+    }
+
     private static void commit(DeltaSink sink, long batch, Row... rows) throws Exception {
         write(sink.beginBatch(batch), rows);
     }
