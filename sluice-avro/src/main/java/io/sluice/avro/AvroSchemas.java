@@ -302,7 +302,7 @@ public final class AvroSchemas {
             }
             schema = fields.endRecord();
         } else {
-            throw new IncompatibleSchemaException("Unexpected type " + sparkString(type) + ".");
+            throw new IncompatibleSchemaException("Unexpected type " + type.sparkString() + ".");
         }
         return nullable ? Schema.createUnion(schema, Schema.create(Schema.Type.NULL)) : schema;
     }
@@ -314,42 +314,5 @@ public final class AvroSchemas {
             n++;
         }
         return n;
-    }
-
-    /** A type as Spark's {@code DataType.toString} prints it ({@code MapType(IntegerType,StringType,true)}). */
-    static String sparkString(DataType t) {
-        if (t instanceof AtomicType a) {
-            return switch (a) {
-                case BOOLEAN_TYPE -> "BooleanType";
-                case BYTE_TYPE -> "ByteType";
-                case SHORT_TYPE -> "ShortType";
-                case INT_TYPE -> "IntegerType";
-                case LONG_TYPE -> "LongType";
-                case FLOAT_TYPE -> "FloatType";
-                case DOUBLE_TYPE -> "DoubleType";
-                case STRING_TYPE -> "StringType";
-                case BINARY_TYPE -> "BinaryType";
-                case DATE_TYPE -> "DateType";
-                case TIMESTAMP_TYPE -> "TimestampType";
-            };
-        }
-        if (t instanceof DecimalType d) {
-            return "DecimalType(" + d.precision() + "," + d.scale() + ")";
-        }
-        if (t instanceof ArrayType a) {
-            return "ArrayType(" + sparkString(a.elementType()) + "," + a.containsNull() + ")";
-        }
-        if (t instanceof MapType m) {
-            return "MapType(" + sparkString(m.keyType()) + "," + sparkString(m.valueType()) + ","
-                    + m.valueContainsNull() + ")";
-        }
-        StructType st = (StructType) t;
-        StringBuilder sb = new StringBuilder("StructType(");
-        for (int i = 0; i < st.size(); i++) {
-            StructField f = st.field(i);
-            sb.append(i == 0 ? "" : ",").append("StructField(").append(f.name()).append(',')
-                    .append(sparkString(f.dataType())).append(',').append(f.nullable()).append(')');
-        }
-        return sb.append(')').toString();
     }
 }

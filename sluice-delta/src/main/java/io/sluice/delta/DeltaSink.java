@@ -76,10 +76,12 @@ final class DeltaSink implements Sink {
                         + "` not found in schema " + schema.toDDL());
             }
         }
-        for (var f : schema.fields()) {
+        for (String c : partitionBy) {
+            var f = schema.field(schema.indexOf(c));
             if (!(f.dataType() instanceof AtomicType || f.dataType() instanceof DecimalType)) {
-                throw new UnsupportedOperationException("The Delta sink writes columns of atomic and decimal types; "
-                        + "column `" + f.name() + "` is " + f.dataType().simpleString() + " (not supported yet)");
+                // delta-spark's message (its PartitionUtils.validatePartitionColumn), Spark's type form included
+                throw new IllegalArgumentException("[DELTA_INVALID_PARTITION_COLUMN_TYPE] Using column " + f.name()
+                        + " of type " + f.dataType().sparkString() + " as a partition column is not supported.");
             }
         }
     }
@@ -116,7 +118,7 @@ final class DeltaSink implements Sink {
         }
         // The table's NOT NULL columns (delta-spark's constraint): checked on each row, as delta-spark's writer
         // does; a stream's own schema is written all-nullable, so only a table made elsewhere has any.
-        int[] notNull = existing.map(s -> notNullColumns(s.getSchema())).orElse(new int[0]);
+        List<NotNull> notNull = existing.map(s -> notNullColumns(s.getSchema())).orElse(List.of());
         // Rows are handed to Kernel in the table's own schema (its nullability and field metadata), which Kernel
         // requires of the data it writes; the names and types are the stream's, checked equal above.
         io.delta.kernel.types.StructType writeSchema = existing.map(SnapshotImpl::getSchema).orElse(kernelSchema);
@@ -131,14 +133,99 @@ final class DeltaSink implements Sink {
                 notNull, writeSchema);
     }
 
-    private static int[] notNullColumns(io.delta.kernel.types.StructType tableSchema) {
-        List<Integer> out = new ArrayList<>();
-        for (int i = 0; i < tableSchema.length(); i++) {
-            if (!tableSchema.at(i).isNullable()) {
-                out.add(i);
+    /**
+     * A NOT NULL column of the table: its dotted name and the field ordinals from the top-level column down. A nested
+     * one is violated by a null at any level of its path, a null parent struct included, as delta-spark's invariant
+     * checker does; fields inside arrays and maps are not checked (delta-spark does not enforce those either).
+     */
+    private record NotNull(String name, int[] path) {
+        boolean violatedBy(Row row) {
+            Object v = row;
+            for (int i : path) {
+                v = v == null ? null : ((Row) v).get(i);
+            }
+            return v == null;
+        }
+    }
+
+    private static List<NotNull> notNullColumns(io.delta.kernel.types.StructType tableSchema) {
+        List<NotNull> out = new ArrayList<>();
+        addNotNull(tableSchema, "", new int[0], out);
+        return out;
+    }
+
+    private static void addNotNull(io.delta.kernel.types.StructType struct, String prefix, int[] parent,
+                                   List<NotNull> out) {
+        for (int i = 0; i < struct.length(); i++) {
+            io.delta.kernel.types.StructField f = struct.at(i);
+            int[] path = java.util.Arrays.copyOf(parent, parent.length + 1);
+            path[parent.length] = i;
+            if (!f.isNullable()) {
+                out.add(new NotNull(prefix + f.getName(), path));
+            }
+            if (f.getDataType() instanceof io.delta.kernel.types.StructType nested) {
+                addNotNull(nested, prefix + f.getName() + ".", path, out);
             }
         }
-        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /**
+     * Whether the table's type holds a NOT NULL position inside an array or a map (an element, a map value, a
+     * struct field there): delta-spark leaves those unchecked, but Kernel's Parquet writer writes such a column as
+     * required and a null there makes a file no reader can read, so rows are walked for them ({@link #nullInside}).
+     */
+    private static boolean notNullInside(io.delta.kernel.types.DataType t, boolean inside) {
+        if (t instanceof io.delta.kernel.types.StructType st) {
+            for (io.delta.kernel.types.StructField f : st.fields()) {
+                if ((inside && !f.isNullable()) || notNullInside(f.getDataType(), inside)) {
+                    return true;
+                }
+            }
+        } else if (t instanceof io.delta.kernel.types.ArrayType a) {
+            return !a.containsNull() || notNullInside(a.getElementType(), true);
+        } else if (t instanceof io.delta.kernel.types.MapType m) {
+            return !m.isValueContainsNull() || notNullInside(m.getKeyType(), true)
+                    || notNullInside(m.getValueType(), true);
+        }
+        return false;
+    }
+
+    /** The path of the first null of {@code v} where the table's type {@code t} has none, or null. */
+    private static String nullInside(Object v, io.delta.kernel.types.DataType t, String path) {
+        if (t instanceof io.delta.kernel.types.StructType st) {
+            Row r = (Row) v;
+            for (int i = 0; i < st.length(); i++) {
+                String found = nullOrInside(r.get(i), st.at(i).isNullable(), st.at(i).getDataType(),
+                        path.isEmpty() ? st.at(i).getName() : path + "." + st.at(i).getName());
+                if (found != null) {
+                    return found;
+                }
+            }
+        } else if (t instanceof io.delta.kernel.types.ArrayType a) {
+            for (Object e : (List<?>) v) {
+                String found = nullOrInside(e, a.containsNull(), a.getElementType(), path + ".element");
+                if (found != null) {
+                    return found;
+                }
+            }
+        } else if (t instanceof io.delta.kernel.types.MapType m) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                String found = nullOrInside(e.getKey(), false, m.getKeyType(), path + ".key");
+                found = found != null ? found
+                        : nullOrInside(e.getValue(), m.isValueContainsNull(), m.getValueType(), path + ".value");
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String nullOrInside(Object v, boolean nullable, io.delta.kernel.types.DataType t, String path) {
+        if (v == null) {
+            return nullable ? null : path;
+        }
+        return nullInside(v, t, path);
     }
 
     /** A remove action (dataChange) for every file of the snapshot: the overwrite of a complete-mode batch. */
@@ -182,15 +269,18 @@ final class DeltaSink implements Sink {
         private final io.delta.kernel.data.Row txnState;
         private final List<String> partitionColumns;
         private final java.util.concurrent.atomic.AtomicLong rows = new java.util.concurrent.atomic.AtomicLong();
-        private final int[] notNull;
+        private final List<NotNull> notNull;
+        /** Whether rows are walked for nulls at NOT NULL positions inside arrays and maps (see notNullInside). */
+        private final boolean walkInside;
         private final io.delta.kernel.types.StructType writeSchema;
         /** The column index of each partition column (of Kernel's, the table's names). */
         private final int[] partitionIndexes;
 
-        Batch(long batchId, Transaction txn, List<io.delta.kernel.data.Row> removes, int[] notNull,
+        Batch(long batchId, Transaction txn, List<io.delta.kernel.data.Row> removes, List<NotNull> notNull,
               io.delta.kernel.types.StructType writeSchema) {
             this.notNull = notNull;
             this.writeSchema = writeSchema;
+            this.walkInside = notNullInside(writeSchema, false);
             this.batchId = batchId;
             this.txn = txn;
             this.removes = removes;
@@ -218,11 +308,17 @@ final class DeltaSink implements Sink {
 
                 @Override
                 public void write(Row row) {
-                    for (int i : notNull) {
-                        if (row.isNullAt(i)) {
+                    for (NotNull c : notNull) {
+                        if (c.violatedBy(row)) {
                             throw new IllegalStateException("[DELTA_NOT_NULL_CONSTRAINT_VIOLATED] NOT NULL constraint "
-                                    + "violated for column: " + writeSchema.at(i).getName() + ".");
+                                    + "violated for column: " + c.name() + ".");
                         }
+                    }
+                    String inside = walkInside ? nullInside(row, writeSchema, "") : null;
+                    if (inside != null) {
+                        throw new IllegalStateException("The Delta table " + table.where + " declares `" + inside
+                                + "` NOT NULL and a row holds a null there: Kernel's Parquet writer would write a "
+                                + "file no reader can read");
                     }
                     List<Object> key = new ArrayList<>(partitionColumns.size());
                     for (int idx : partitionIndexes) {
@@ -310,19 +406,9 @@ final class DeltaSink implements Sink {
     private Object[] kernelRow(Row row) {
         Object[] values = new Object[schema.size()];
         for (int i = 0; i < values.length; i++) {
-            Object v = row.get(i);
-            values[i] = v == null ? null : kernelValue(v, schema.field(i).dataType());
+            values[i] = DeltaTypes.kernelValue(row.get(i), schema.field(i).dataType());
         }
         return values;
-    }
-
-    private static Object kernelValue(Object v, DataType t) {
-        if (t == AtomicType.DATE_TYPE) {
-            return (int) ((LocalDate) v).toEpochDay();
-        } else if (t == AtomicType.TIMESTAMP_TYPE) {
-            return DeltaTypes.toMicros((Instant) v);
-        }
-        return v;
     }
 
     private static Literal literal(Object v, DataType t, io.delta.kernel.types.DataType kt) {

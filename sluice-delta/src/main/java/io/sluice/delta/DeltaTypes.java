@@ -170,6 +170,47 @@ final class DeltaTypes {
         throw new IllegalArgumentException("No Sluice value for " + type);
     }
 
+    /**
+     * A Sluice row value of type {@code type} in the representation {@link RowsBatch} hands Kernel: dates as epoch
+     * days, timestamps as epoch microseconds, structs ({@link Row}) as an array of their field values, arrays
+     * ({@link List}) as an array of elements and maps ({@link Map}) as {@link RowsBatch.MapEntries}, converted
+     * recursively; other values as they are. Null stays null at every level.
+     */
+    static Object kernelValue(Object v, DataType type) {
+        if (v == null) {
+            return null;
+        } else if (type == AtomicType.DATE_TYPE) {
+            return (int) ((LocalDate) v).toEpochDay();
+        } else if (type == AtomicType.TIMESTAMP_TYPE) {
+            return toMicros((Instant) v);
+        } else if (type instanceof StructType st) {
+            Row r = (Row) v;
+            Object[] out = new Object[st.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = kernelValue(r.get(i), st.field(i).dataType());
+            }
+            return out;
+        } else if (type instanceof ArrayType at) {
+            List<?> l = (List<?>) v;
+            Object[] out = new Object[l.size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = kernelValue(l.get(i), at.elementType());
+            }
+            return out;
+        } else if (type instanceof MapType mt) {
+            Map<?, ?> m = (Map<?, ?>) v;
+            Object[] keys = new Object[m.size()];
+            Object[] values = new Object[m.size()];
+            int i = 0;
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                keys[i] = kernelValue(e.getKey(), mt.keyType());
+                values[i++] = kernelValue(e.getValue(), mt.valueType());
+            }
+            return new RowsBatch.MapEntries(keys, values);
+        }
+        return v;
+    }
+
     static Instant micros(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1000L);
     }

@@ -35,6 +35,47 @@ public sealed interface DataType permits AtomicType, DecimalType, ArrayType, Map
     String sql();
 
     /**
+     * The type as Spark's {@code DataType.toString} prints it, for messages that quote Spark's: {@code LongType},
+     * {@code DecimalType(10,2)}, {@code ArrayType(StringType,true)}, {@code MapType(IntegerType,StringType,true)},
+     * {@code StructType(StructField(a,IntegerType,true),StructField(b,StringType,false))}.
+     */
+    default String sparkString() {
+        if (this instanceof AtomicType a) {
+            return switch (a) {
+                case BOOLEAN_TYPE -> "BooleanType";
+                case BYTE_TYPE -> "ByteType";
+                case SHORT_TYPE -> "ShortType";
+                case INT_TYPE -> "IntegerType";
+                case LONG_TYPE -> "LongType";
+                case FLOAT_TYPE -> "FloatType";
+                case DOUBLE_TYPE -> "DoubleType";
+                case STRING_TYPE -> "StringType";
+                case BINARY_TYPE -> "BinaryType";
+                case DATE_TYPE -> "DateType";
+                case TIMESTAMP_TYPE -> "TimestampType";
+            };
+        }
+        if (this instanceof DecimalType d) {
+            return "DecimalType(" + d.precision() + "," + d.scale() + ")";
+        }
+        if (this instanceof ArrayType a) {
+            return "ArrayType(" + a.elementType().sparkString() + "," + a.containsNull() + ")";
+        }
+        if (this instanceof MapType m) {
+            return "MapType(" + m.keyType().sparkString() + "," + m.valueType().sparkString() + ","
+                    + m.valueContainsNull() + ")";
+        }
+        StructType st = (StructType) this;
+        StringBuilder sb = new StringBuilder("StructType(");
+        for (int i = 0; i < st.size(); i++) {
+            StructField f = st.field(i);
+            sb.append(i == 0 ? "" : ",").append("StructField(").append(f.name()).append(',')
+                    .append(f.dataType().sparkString()).append(',').append(f.nullable()).append(')');
+        }
+        return sb.append(')').toString();
+    }
+
+    /**
      * Parses one type in Spark's DDL syntax ({@code long}, {@code decimal(10,2)}, {@code map<string,int>},
      * {@code struct<a: int, b: string>}). Keywords are case-insensitive. As in Spark, input that is not a type
      * but reads as a schema ({@code "a int, b string"}) gives that schema's {@link StructType}.
