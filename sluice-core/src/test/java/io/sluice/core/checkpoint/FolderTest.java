@@ -124,12 +124,19 @@ class FolderTest {
     }
 
     @Test
-    void aFolderWithoutItsOwnCheckWritesThroughItsStorage() throws IOException {
-        Folder folder = Folder.stored(store, store.uri("chk/state/0/1"));
+    void aFolderWithoutItsOwnCheckOnTheLeaseGuardedStorageIsCheckedOncePerWriteOrDelete() throws IOException {
+        // How the state store writes on an object store: through the checkpoint's state storage.
+        Folder folder = Folder.stored(new LeaseGuardedStorage(store, checks::incrementAndGet),
+                store.uri("chk/state/0/1"));
 
         write(folder, "1.delta", "x");
+        assertThat(readAll(folder, "1.delta")).isEqualTo("x");
+        assertThat(folder.size("1.delta")).isEqualTo(1);
+        assertThat(folder.names()).containsExactly("1.delta");
+        assertThat(checks).hasValue(1);
         folder.delete("1.delta");
 
+        assertThat(checks).hasValue(2);
         assertThat(store.writes()).isEqualTo(1);
         assertThat(store.keys()).isEmpty();
     }
