@@ -2,6 +2,7 @@ package io.sluice.core.state;
 
 import io.sluice.api.io.Storage;
 import io.sluice.core.CorruptCheckpointException;
+import io.sluice.core.checkpoint.Folder;
 
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
@@ -28,7 +29,7 @@ import java.util.zip.CheckedOutputStream;
  * loads it without reading a file (as Spark's provider caches its loaded maps); files are read only after a
  * restart or to load an older version.
  *
- * <p>Files, in the partition's folder ({@link PartitionFiles}: local files, or objects on a store):
+ * <p>Files, in the partition's folder (a checkpoint {@link Folder}: local files, or objects on a store):
  * {@code <v>.delta}, the changes from version v-1 to v (written by the commit of v), and {@code <v>.snapshot}, the
  * whole state at v. Both are: the magic {@code SLST}, a kind byte ({@code D} delta,
  * {@code S} snapshot), a format byte (1), then records (kind byte {@code 1} put: key length (int), key, value length
@@ -52,7 +53,7 @@ final class MemoryStatePartition implements StatePartition {
 
     private final StateStoreId id;
     private final StateStoreConf conf;
-    private final PartitionFiles files;
+    private final Folder files;
     /** The last version committed or loaded, and its state; null when none is in memory. */
     private long cachedVersion = -1;
     private HashMap<Key, byte[]> cached;
@@ -63,7 +64,8 @@ final class MemoryStatePartition implements StatePartition {
     MemoryStatePartition(StateStoreId id, StateStoreConf conf) {
         this.id = id;
         this.conf = conf;
-        this.files = PartitionFiles.of(conf);
+        // No lease check of the folder's own: conf.storage() is the checkpoint's state storage, which checks.
+        this.files = conf.isLocal() ? Folder.local(conf.dir()) : Folder.stored(conf.storage(), conf.location());
     }
 
     @Override
@@ -233,7 +235,8 @@ final class MemoryStatePartition implements StatePartition {
     }
 
     private void writeFile(String name, byte kind, Records records) throws IOException {
-        files.write(name, out -> {
+        files.create(); // here, not at open: a partition only read (numRows) leaves no folder behind
+        files.replace(name, out -> {
             CRC32 crc = new CRC32();
             DataOutputStream data = new DataOutputStream(new CheckedOutputStream(out, crc));
             data.write(MAGIC);
