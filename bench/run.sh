@@ -30,6 +30,11 @@
 #           in S3Mock's layout by S3Bench seed, kept in bench/target/s3-data); the same queries as jsonread and
 #           plan100k read them: Sluice through sluice-s3, Spark through hadoop-aws's S3A. S3_PLAN_OBJECTS=N uses the
 #           first N files of plan100k instead, in s3a://sluice-bench-planN/planN/
+#   ceph:   with s3 (or s3jsonread, s3plan100k): the same workloads against a one-node Ceph cluster's S3 gateway
+#           (RGW) instead of S3Mock, started and stopped here by bench/ceph-rgw.sh (Debian's ceph-mon, ceph-osd and
+#           radosgw, installed when missing; BlueStore over a file in bench/target/ceph, kept between runs), the data
+#           PUT into it on first use (S3Bench put): a store with a real bucket index and a C++ data path, as a real
+#           one has
 #   stateful: windowcount dedup10m statefuloverhead (both engines; not part of `all`, ~8 minutes): Sluice's
 #           StatefulBench and Spark's SparkStatefulBench (2 state partitions each): a 10 s tumbling-window count with
 #           a 10 s watermark over rate-micro-batch at 1 M rows a batch, append, to noop (rows/s batch against
@@ -82,14 +87,16 @@ for what in $WHAT; do
     s3) WORKLOADS+=" s3jsonread s3plan100k";;
     parquet) WORKLOADS+=" $PARQUET_WORKLOADS";;
     s3jsonread|s3plan100k) WORKLOADS+=" $what";;
+    ceph) S3_CEPH=true;;
     stateful) WORKLOADS+=" windowcount dedup10m statefuloverhead";;
     windowcount|dedup10m|statefuloverhead) WORKLOADS+=" $what";;
     overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python) WORKLOADS+=" $what";;
-    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k|windowcount|dedup10m|statefuloverhead|engine|files|parquet|s3|stateful|tables|all]..." >&2
+    *) echo "usage: $0 [overhead|throughput|startup|jsonread|csvread|parquetread|jsonwrite|parquetwrite|plan100k|plan200k|seenfiles|manifest|kafka|cli|python|s3jsonread|s3plan100k|ceph|windowcount|dedup10m|statefuloverhead|engine|files|parquet|s3|stateful|tables|all]..." >&2
        exit 2;;
   esac
 done
 wants() { [[ " $WORKLOADS " == *" $1 "* ]]; }
+S3_CEPH=${S3_CEPH:-false}
 
 HEAP=${HEAP:--Xmx2g}
 REPEAT=${REPEAT:-1}
@@ -268,25 +275,36 @@ if wants kafka; then
 fi
 
 if wants s3jsonread || wants s3plan100k; then
-  S3_CP="sluice-s3-server/target/sluice-s3-server-0.1.0-SNAPSHOT.jar:sluice-s3-server/target/s3-server/*"
-  [[ -d sluice-s3-server/target/s3-server ]] || $MVN -pl sluice-s3-server -am package -DskipTests
-  mkdir -p bench/target/s3-data
-  # One bucket per data set (S3Mock's requests cost in proportion to their bucket's objects), seeded once straight
-  # into the server's folder before it starts (S3Bench seed; PUTs would cost S3Mock the bucket's key map each).
-  S3SEED=(java $HEAP -cp "$S3_CP:$SLUICE_JAR" io.sluice.bench.S3Bench seed bench/target/s3-data)
-  S3READ=s3a://sluice-bench-events/events-json/
   n=${S3_PLAN_OBJECTS:-100000}
+  S3READ=s3a://sluice-bench-events/events-json/
   S3PLAN=s3a://sluice-bench-plan100k/plan100k/
   (( n == 100000 )) || S3PLAN=s3a://sluice-bench-plan$n/plan$n/
-  wants s3jsonread && "${S3SEED[@]}" "$S3READ" "$DATA/events-json" >&2
-  wants s3plan100k && "${S3SEED[@]}" "$S3PLAN" "$DATA/plan100k" "$n" >&2
-  rm -f bench/target/s3-server.out
-  # The server's JVM (its own class path: Spring Boot is not shaded) reads its stdin to its end: closing fd 8 stops it.
-  exec 8> >(java -Xmx1g -cp "$S3_CP:$SLUICE_JAR" io.sluice.bench.S3Bench server bench/target/s3-data \
-      >bench/target/s3-server.out 2>&1)
-  for _ in $(seq 120); do grep -q '^endpoint ' bench/target/s3-server.out 2>/dev/null && break; sleep 1; done
-  S3E=$(sed -n 's/^endpoint //p' bench/target/s3-server.out)
-  [[ -n $S3E ]] || { echo "the S3 server did not start: bench/target/s3-server.out" >&2; exit 1; }
+  if $S3_CEPH; then
+    bench/ceph-rgw.sh start bench/target/ceph >bench/target/ceph-rgw.out
+    trap 'bench/ceph-rgw.sh stop bench/target/ceph' EXIT
+    S3E=$(sed -n 's/^endpoint //p' bench/target/ceph-rgw.out)
+    S3PUT=(java $HEAP -cp "$SLUICE_JAR" io.sluice.bench.S3Bench put "$S3E")
+    wants s3jsonread && "${S3PUT[@]}" "$S3READ" "$DATA/events-json" >&2
+    wants s3plan100k && "${S3PUT[@]}" "$S3PLAN" "$DATA/plan100k" "$n" >&2
+    echo "# s3 server: Ceph RGW $(radosgw --version | awk '{print $3}') (bench/ceph-rgw.sh, BlueStore)" >>"$RESULTS"
+  else
+    S3_CP="sluice-s3-server/target/sluice-s3-server-0.1.0-SNAPSHOT.jar:sluice-s3-server/target/s3-server/*"
+    [[ -d sluice-s3-server/target/s3-server ]] || $MVN -pl sluice-s3-server -am package -DskipTests
+    mkdir -p bench/target/s3-data
+    # One bucket per data set (S3Mock's requests cost in proportion to their bucket's objects), seeded once straight
+    # into the server's folder before it starts (S3Bench seed; PUTs would cost S3Mock the bucket's key map each).
+    S3SEED=(java $HEAP -cp "$S3_CP:$SLUICE_JAR" io.sluice.bench.S3Bench seed bench/target/s3-data)
+    wants s3jsonread && "${S3SEED[@]}" "$S3READ" "$DATA/events-json" >&2
+    wants s3plan100k && "${S3SEED[@]}" "$S3PLAN" "$DATA/plan100k" "$n" >&2
+    rm -f bench/target/s3-server.out
+    # The server's JVM (its own class path: Spring Boot is not shaded) reads its stdin to its end: closing fd 8 stops it.
+    exec 8> >(java -Xmx1g -cp "$S3_CP:$SLUICE_JAR" io.sluice.bench.S3Bench server bench/target/s3-data \
+        >bench/target/s3-server.out 2>&1)
+    for _ in $(seq 120); do grep -q '^endpoint ' bench/target/s3-server.out 2>/dev/null && break; sleep 1; done
+    S3E=$(sed -n 's/^endpoint //p' bench/target/s3-server.out)
+    [[ -n $S3E ]] || { echo "the S3 server did not start: bench/target/s3-server.out" >&2; exit 1; }
+    echo "# s3 server: S3Mock (sluice-s3-server)" >>"$RESULTS"
+  fi
   if wants s3jsonread; then
     R[sluice_s3jsonread]=$(run sluice s3jsonread "$S3E" "$S3READ")
     R[spark_s3jsonread]=$(run spark s3jsonread "$S3E" "$S3READ")
@@ -295,7 +313,7 @@ if wants s3jsonread || wants s3plan100k; then
     R[sluice_s3plan100k]=$(run sluice s3plan100k "$S3E" "$S3PLAN" 1000)
     R[spark_s3plan100k]=$(run spark s3plan100k "$S3E" "$S3PLAN" 1000)
   fi
-  exec 8>&-
+  $S3_CEPH || exec 8>&-
 fi
 
 if wants python; then

@@ -40,6 +40,9 @@ import java.util.stream.Stream;
  *                                        SDK's first use and one status request)
  * s3plan100k ENDPOINT s3a://B/PREFIX/ [maxFilesPerTrigger=1000]  plan100k's query on the objects: batch 0's
  *                                        latestOffset (the listing) and total
+ * put ENDPOINT s3a://B/PREFIX/ DIR [N]   for a server that is already running (bench/run.sh's {@code ceph}): B
+ *                                        created when missing, DIR's first N files (by name; all without N) PUT
+ *                                        under PREFIX by 16 threads; skipped when the prefix holds N objects already
  * list ENDPOINT s3a://B/PREFIX/ PAGE...  sluice-s3's listing of the prefix alone, once per PAGE (fs.s3a.paging.maximum)
  *                                        in turn, each with a storage of its own, timed after a first request
  * </pre>
@@ -58,11 +61,13 @@ public final class S3Bench {
             case "seed" -> seed(Path.of(args[1]), args[2], Path.of(args[3]), longArg(args, 4, Long.MAX_VALUE));
             case "s3jsonread" -> read(args[1], args[2]);
             case "s3plan100k" -> plan(args[1], args[2], longArg(args, 3, 1_000));
+            case "put" -> put(args[1], args[2], Path.of(args[3]), longArg(args, 4, Long.MAX_VALUE));
             case "list" -> list(args[1], args[2], java.util.Arrays.copyOfRange(args, 3, args.length));
             default -> {
                 System.err.println("usage: S3Bench server DIR | seed DIR s3a://BUCKET/PREFIX/ FILES [N]"
                         + " | s3jsonread ENDPOINT s3a://BUCKET/PREFIX/"
                         + " | s3plan100k ENDPOINT s3a://BUCKET/PREFIX/ [maxFilesPerTrigger=1000]"
+                        + " | put ENDPOINT s3a://BUCKET/PREFIX/ DIR [N]"
                         + " | list ENDPOINT s3a://BUCKET/PREFIX/ PAGE...");
                 System.exit(2);
             }
@@ -191,6 +196,60 @@ public final class S3Bench {
                     rows / seconds, batchMs, rows * 1000.0 / Math.max(1, batchMs), loadMs);
         } finally {
             deleteRecursively(chk);
+        }
+    }
+
+    /**
+     * Uploads {@code dir}'s first {@code max} files (by name) under {@code prefix} of a running server, creating its
+     * bucket when missing; nothing is sent when the prefix already holds that many objects. 16 PUTs at a time.
+     */
+    static void put(String endpoint, String prefix, Path dir, long max) throws Exception {
+        String bucket = URI.create(prefix).getHost();
+        String keyPrefix = URI.create(prefix).getPath().substring(1);
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(Files::isRegularFile).sorted().limit(max).toList();
+        }
+        try (software.amazon.awssdk.services.s3.S3Client s3 = software.amazon.awssdk.services.s3.S3Client.builder()
+                .endpointOverride(URI.create(endpoint)).forcePathStyle(true)
+                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                // as sluice-s3 (and S3A): older S3-compatible stores refuse the SDK's trailing upload checksums
+                .requestChecksumCalculation(software.amazon.awssdk.core.checksums.RequestChecksumCalculation.WHEN_REQUIRED)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("bench", "bench-secret")))
+                .httpClient(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.create()).build()) {
+            try {
+                s3.headBucket(b -> b.bucket(bucket));
+            } catch (software.amazon.awssdk.services.s3.model.NoSuchBucketException e) {
+                s3.createBucket(b -> b.bucket(bucket));
+            }
+            long present = 0;
+            for (var page : s3.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(keyPrefix))) {
+                present += page.keyCount();
+            }
+            if (present == files.size()) {
+                System.err.println(prefix + " already holds its " + present + " objects");
+                return;
+            }
+            long t0 = System.nanoTime();
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+            try {
+                List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+                for (Path f : files) {
+                    done.add(pool.submit(() -> {
+                        s3.putObject(b -> b.bucket(bucket).key(keyPrefix + f.getFileName()),
+                                software.amazon.awssdk.core.sync.RequestBody.fromFile(f));
+                        return null;
+                    }));
+                }
+                for (var d : done) {
+                    d.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            System.err.printf(Locale.ROOT, "put %d objects under %s in %.1f s%n", files.size(), prefix,
+                    (System.nanoTime() - t0) / 1e9);
         }
     }
 
