@@ -60,9 +60,12 @@
 # SeenFilesScaleMain 10000000 hot (restart with 10 M files in the seen-files state, child JVM -Xmx256m); their
 # output goes to the results file as it is. Spark has no peer for it (see docs/benchmarks.md).
 #
-# Builds both benchmark programs if needed (offline; MVN_OFFLINE= to allow downloads), runs each workload on
-# Sluice then on Spark, prints a side-by-side table with the ratio, and keeps the raw lines in
-# bench/target/results-<time>.txt. Both JVMs get the same heap flags ($HEAP, default -Xmx2g, default GC); Spark also
+# Builds both benchmark programs if needed, runs each workload on Sluice then on Spark, prints a side-by-side table
+# with the ratio, and keeps the raw lines in bench/target/results-<time>.txt. Maven (bench/mvn.sh's bench_mvn, for
+# `tables` too) runs offline first; when that fails because an artifact is missing from ~/.m2 (a fresh machine:
+# Spark's dependencies, maven-dependency-plugin's own), the build is retried once online, said so on stderr; any
+# other build failure stops the run as it is. MVN_OFFLINE overrides the choice for every build: MVN_OFFLINE= builds
+# online from the start, MVN_OFFLINE=-o offline only. Both JVMs get the same heap flags ($HEAP, default -Xmx2g, default GC); Spark also
 # gets the --add-opens flags of bench/spark-bench/jvm-opens.txt. `java` on PATH. Checkpoints go to
 # bench/target/checkpoints (a real folder on disk: Sluice's fsynced log writes are included).
 #
@@ -100,7 +103,8 @@ S3_CEPH=${S3_CEPH:-false}
 
 HEAP=${HEAP:--Xmx2g}
 REPEAT=${REPEAT:-1}
-MVN="mvn ${MVN_OFFLINE--o} -q -B -Pbench"
+# shellcheck source=bench/mvn.sh
+source bench/mvn.sh   # bench_mvn: offline first, online once on a missing artifact
 SLUICE_JAR=bench/sluice-bench/target/sluice-bench.jar
 SPARK_JAR=bench/spark-bench/target/sluice-spark-bench.jar
 SPARK_CP=bench/spark-bench/target/classpath.txt
@@ -124,18 +128,18 @@ only_python=false
 [[ $WORKLOADS == " python" ]] && only_python=true
 if ! $only_cli && stale "$SLUICE_JAR" pom.xml sluice-api/pom.xml sluice-api/src/main sluice-core/pom.xml sluice-core/src/main sluice-files/pom.xml sluice-files/src/main sluice-parquet/pom.xml sluice-parquet/src/main sluice-values/src/main sluice-kafka/src/main sluice-python/pom.xml sluice-python/src/main sluice-s3/src/main sluice-rocksdb/src/main bench/sluice-bench/pom.xml bench/sluice-bench/src bench/common/src; then
   echo "building bench/sluice-bench ..." >&2
-  $MVN -pl bench/sluice-bench -am package -DskipTests
+  bench_mvn -pl bench/sluice-bench -am package -DskipTests
 fi
 if ! $only_python && { ! $only_cli || (( CLI_SPARK_RUNS > 0 )); } && { stale "$SPARK_JAR" bench/spark-bench/pom.xml bench/spark-bench/src bench/common/src || [[ ! -f $SPARK_CP ]]; }; then
   echo "building bench/spark-bench ..." >&2
-  $MVN -pl bench/spark-bench package -DskipTests
+  bench_mvn -pl bench/spark-bench package -DskipTests
 fi
 
 FILES_TESTS=sluice-files/target/test-classes
 if wants seenfiles && { [[ ! -f $FILES_TESTS/io/sluice/files/source/SeenFilesScaleMain.class ]] ||
     [[ -n $(find sluice-files/src/test -type f -newer "$FILES_TESTS/io/sluice/files/source/SeenFilesScaleMain.class" -print -quit) ]]; }; then
   echo "compiling sluice-files test classes ..." >&2
-  $MVN -pl sluice-files -am test-compile
+  bench_mvn -pl sluice-files -am test-compile
 fi
 
 # ---------------------------------------------------------------- data (generated once)
@@ -289,7 +293,7 @@ if wants s3jsonread || wants s3plan100k; then
     echo "# s3 server: Ceph RGW $(radosgw --version | awk '{print $3}') (bench/ceph-rgw.sh, BlueStore)" >>"$RESULTS"
   else
     S3_CP="sluice-s3-server/target/sluice-s3-server-0.1.0-SNAPSHOT.jar:sluice-s3-server/target/s3-server/*"
-    [[ -d sluice-s3-server/target/s3-server ]] || $MVN -pl sluice-s3-server -am package -DskipTests
+    [[ -d sluice-s3-server/target/s3-server ]] || bench_mvn -pl sluice-s3-server -am package -DskipTests
     mkdir -p bench/target/s3-data
     # One bucket per data set (S3Mock's requests cost in proportion to their bucket's objects), seeded once straight
     # into the server's folder before it starts (S3Bench seed; PUTs would cost S3Mock the bucket's key map each).

@@ -13,17 +13,23 @@
 #          table afterwards: a batch in flight at the stop may be committed too) per second of the query.
 #
 # Prints one line per run and a table of ratios; the raw lines go to bench/target/tables-results-<time>.txt.
+#
+# Builds both programs first (bench/mvn.sh's bench_mvn): offline, and when that fails because an artifact is
+# missing from ~/.m2 (on a fresh machine, spark40-bench's Spark 4.0, delta-spark and iceberg-spark-runtime), once
+# more online, said so on stderr; any other build failure stops the run. MVN_OFFLINE overrides the choice:
+# MVN_OFFLINE= builds online from the start, MVN_OFFLINE=-o offline only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WHAT=${*:-read write}
 HEAP=${HEAP:--Xmx2g}
 WRITE_ROWS=${WRITE_ROWS:-100000}
 WRITE_BATCHES=${WRITE_BATCHES:-10}
-MVN="mvn ${MVN_OFFLINE--o} -q -B -Pbench"
+# shellcheck source=bench/mvn.sh
+source bench/mvn.sh   # bench_mvn: offline first, online once on a missing artifact
 SL_CP_FILE=bench/sluice-table-bench/target/classpath.txt
 SP_CP_FILE=bench/spark40-bench/target/classpath.txt
-$MVN -pl bench/sluice-table-bench -am package -DskipTests
-$MVN -pl bench/spark40-bench package -DskipTests
+bench_mvn -pl bench/sluice-table-bench -am package -DskipTests
+bench_mvn -pl bench/spark40-bench package -DskipTests
 SLUICE=(java $HEAP -Dorg.slf4j.simpleLogger.defaultLogLevel=warn
         -cp "bench/sluice-table-bench/target/classes:$(cat $SL_CP_FILE)" io.sluice.bench.TableBench)
 SPARK=(java $HEAP $(cat bench/spark-bench/jvm-opens.txt)

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +30,7 @@ class S3CheckpointAndSinkTest {
     @BeforeEach
     void setUp() {
         Sluice.Builder b = Sluice.builder().clock(clock).parallelism(2);
-        S3TestSupport.conf().forEach((k, v) -> b.config("spark.hadoop." + k, v)); // engine-wide, as --conf
+        S3TestSupport.sparkHadoopConf(b); // engine-wide, as --conf
         sluice = b.build();
         client = S3TestSupport.client();
         bucket = S3TestSupport.newBucket("chk-sink");
@@ -51,12 +50,11 @@ class S3CheckpointAndSinkTest {
     }
 
     private List<String> keys() {
-        return client.listObjectsV2Paginator(r -> r.bucket(bucket)).contents().stream().map(S3Object::key)
-                .toList();
+        return S3TestSupport.keys(client, bucket);
     }
 
     private String get(String key) {
-        return client.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asUtf8String();
+        return S3TestSupport.get(client, bucket, key);
     }
 
     /** The values of the rows in the files the manifest lists. */

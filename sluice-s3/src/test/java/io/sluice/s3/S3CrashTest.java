@@ -4,7 +4,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -93,11 +92,11 @@ class S3CrashTest {
     }
 
     private List<String> keys() {
-        return client.listObjectsV2Paginator(r -> r.bucket(bucket)).contents().stream().map(S3Object::key).toList();
+        return S3TestSupport.keys(client, bucket);
     }
 
     private String get(String key) {
-        return client.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asUtf8String();
+        return S3TestSupport.get(client, bucket, key);
     }
 
     /** Every value in the files the manifest lists. */

@@ -1,6 +1,5 @@
 package io.sluice.s3;
 
-import io.sluice.api.Row;
 import io.sluice.core.StreamingQuery;
 import io.sluice.core.Sluice;
 import io.sluice.core.Trigger;
@@ -29,7 +28,7 @@ class S3EndToEndTest {
     void aQueryCheckpointedOnS3WritesFilesThereThatTheFileSourceReadsBackExactlyOnce() throws Exception {
         String bucket = S3TestSupport.newBucket("e2e");
         Sluice.Builder b = Sluice.builder().parallelism(2);
-        S3TestSupport.conf().forEach((k, v) -> b.config("spark.hadoop." + k, v));
+        S3TestSupport.sparkHadoopConf(b);
         try (Sluice sluice = b.build()) {
             for (int run = 0; run < 2; run++) {
                 // The rate source keeps its state on the store (its provider says so); two batches a run.
@@ -45,10 +44,8 @@ class S3EndToEndTest {
                 assertThat(q.exception()).isEmpty();
             }
             try (S3Client c = S3TestSupport.client()) {
-                List<String> keys = c.listObjectsV2(l -> l.bucket(bucket)).contents().stream()
-                        .map(software.amazon.awssdk.services.s3.model.S3Object::key).toList();
-                assertThat(keys).contains("chk/q1/metadata", "chk/q1/offsets/0", "chk/q1/commits/0",
-                        "chk/q1/offsets/1", "chk/q1/commits/1", "out/_spark_metadata/0");
+                assertThat(S3TestSupport.keys(c, bucket)).contains("chk/q1/metadata", "chk/q1/offsets/0",
+                        "chk/q1/commits/0", "chk/q1/offsets/1", "chk/q1/commits/1", "out/_spark_metadata/0");
             }
             var reader = sluice.readStream().format("json").schema("value long");
             S3TestSupport.conf().forEach(reader::option);

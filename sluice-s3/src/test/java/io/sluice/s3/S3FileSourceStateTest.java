@@ -9,13 +9,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,7 +34,7 @@ class S3FileSourceStateTest {
     void setUp() {
         client = S3TestSupport.client();
         bucket = S3TestSupport.newBucket("state");
-        table = "s3state_" + UUID.randomUUID().toString().replace('-', '_');
+        table = S3TestSupport.tableName("s3state_");
     }
 
     @AfterEach
@@ -53,16 +50,15 @@ class S3FileSourceStateTest {
     }
 
     private void put(String key, String content) {
-        client.putObject(p -> p.bucket(bucket).key(key), RequestBody.fromString(content));
+        S3TestSupport.put(client, bucket, key, content);
     }
 
     private List<String> keys(String prefix) {
-        return client.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix)).contents().stream()
-                .map(S3Object::key).toList();
+        return S3TestSupport.keys(client, bucket, prefix);
     }
 
     private String get(String key) {
-        return client.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asUtf8String();
+        return S3TestSupport.get(client, bucket, key);
     }
 
     private void run(Sluice sluice, String... options) throws Exception {
@@ -101,7 +97,7 @@ class S3FileSourceStateTest {
         assertThat(state).doesNotContain("chk/sources/0/0").contains("chk/sources/0/11");
         assertThat(get("chk/sources/0/11")).startsWith("v1\n{\"path\":\"s3a://" + bucket + "/in/11.json\"");
         for (String k : keys("chk/")) {
-            String bytes = new String(client.getObjectAsBytes(r -> r.bucket(bucket).key(k)).asByteArray(),
+            String bytes = new String(S3TestSupport.bytes(client, bucket, k),
                     java.nio.charset.StandardCharsets.ISO_8859_1); // a snapshot is binary
             assertThat(bytes).as(k).doesNotContain("test-secret-do-not-show");
         }

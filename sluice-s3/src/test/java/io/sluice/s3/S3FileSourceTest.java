@@ -20,7 +20,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.zip.GZIPOutputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +40,7 @@ class S3FileSourceTest {
         sluice = Sluice.builder().parallelism(2).build();
         client = S3TestSupport.client();
         bucket = S3TestSupport.newBucket("source");
-        table = "s3_" + UUID.randomUUID().toString().replace('-', '_');
+        table = S3TestSupport.tableName("s3_");
     }
 
     @AfterEach
@@ -51,7 +50,7 @@ class S3FileSourceTest {
     }
 
     private void put(String key, String content) {
-        client.putObject(p -> p.bucket(bucket).key(key), RequestBody.fromString(content));
+        S3TestSupport.put(client, bucket, key, content);
     }
 
     private void putGzip(String key, String content) throws IOException {
@@ -205,8 +204,7 @@ class S3FileSourceTest {
     }
 
     private List<String> keys(String prefix) {
-        return client.listObjectsV2(l -> l.bucket(bucket).prefix(prefix)).contents().stream()
-                .map(software.amazon.awssdk.services.s3.model.S3Object::key).toList();
+        return S3TestSupport.keys(client, bucket, prefix);
     }
 
     @Test

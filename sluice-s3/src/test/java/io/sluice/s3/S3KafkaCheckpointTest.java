@@ -17,7 +17,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import software.amazon.awssdk.services.s3.S3Client;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -31,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * no longer consulted.
  */
 class S3KafkaCheckpointTest {
-    private final String table = "s3kafka_" + UUID.randomUUID().toString().replace('-', '_');
+    private final String table = S3TestSupport.tableName("s3kafka_");
 
     @AfterEach
     void clear() {
@@ -80,8 +79,7 @@ class S3KafkaCheckpointTest {
 
             run(bootstrap, topic, checkpoint, "earliest");
             assertThat(values()).containsExactly("a@0:0", "b@0:1", "c@0:2", "d@1:0");
-            String initial = client.getObjectAsBytes(r -> r.bucket(bucket).key("chk/orders_v1/sources/0/0"))
-                    .asString(StandardCharsets.UTF_8);
+            String initial = S3TestSupport.get(client, bucket, "chk/orders_v1/sources/0/0");
             assertThat(initial).isEqualTo("v1\n{\"" + topic + "\":{\"0\":0,\"1\":0}}");
 
             producer.send(new ProducerRecord<>(topic, 0, null, "e")).get();
@@ -89,8 +87,7 @@ class S3KafkaCheckpointTest {
             // startingOffsets=latest is ignored on a restart: the checkpoint says where to go on.
             run(bootstrap, topic, checkpoint, "latest");
             assertThat(values()).containsExactly("a@0:0", "b@0:1", "c@0:2", "d@1:0", "e@0:3", "f@1:1");
-            assertThat(client.listObjectsV2(l -> l.bucket(bucket).prefix("chk/orders_v1/commits/")).contents()
-                    .stream().map(o -> o.key()).toList())
+            assertThat(S3TestSupport.keys(client, bucket, "chk/orders_v1/commits/"))
                     .containsExactly("chk/orders_v1/commits/0", "chk/orders_v1/commits/1");
         }
     }

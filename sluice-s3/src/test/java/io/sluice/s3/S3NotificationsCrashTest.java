@@ -8,7 +8,6 @@ import io.sluice.core.sinks.MemorySink;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.io.BufferedReader;
@@ -17,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,7 +43,7 @@ class S3NotificationsCrashTest {
         String bucket = S3TestSupport.newBucket("notif-crash");
         String queue = SharedSqsServer.newQueue("crash", 1);
         try (S3Client client = S3TestSupport.client()) {
-            client.putObject(p -> p.bucket(bucket).key("in/a.json"), RequestBody.fromString("{\"id\":1}\n"));
+            S3TestSupport.put(client, bucket, "in/a.json", "{\"id\":1}\n");
         }
         SharedSqsServer.sendEvent(queue, "ObjectCreated:Put", bucket, "in/a.json");
         Path chk = tmp.resolve("chk");
@@ -67,7 +65,7 @@ class S3NotificationsCrashTest {
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(SharedSqsServer.messagesIn(queue)).isEqualTo(1); // received, never deleted
 
-        String table = "crash_" + UUID.randomUUID().toString().replace('-', '_');
+        String table = S3TestSupport.tableName("crash_");
         try (Sluice sluice = Sluice.builder().parallelism(2).build()) {
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 var reader = sluice.readStream().format("json").schema("id long");

@@ -12,16 +12,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,7 +48,7 @@ class S3NotificationsTest {
         sluice = Sluice.builder().clock(clock).parallelism(2).build();
         client = S3TestSupport.client();
         bucket = S3TestSupport.newBucket("notif");
-        table = "notif_" + UUID.randomUUID().toString().replace('-', '_');
+        table = S3TestSupport.tableName("notif_");
         queue = SharedSqsServer.newQueue("landing", 1);
     }
 
@@ -66,7 +62,7 @@ class S3NotificationsTest {
     }
 
     private void put(String key, int id) {
-        client.putObject(p -> p.bucket(bucket).key(key), RequestBody.fromString("{\"id\":" + id + "}\n"));
+        S3TestSupport.put(client, bucket, key, "{\"id\":" + id + "}\n");
     }
 
     private void created(String key) {
@@ -93,23 +89,11 @@ class S3NotificationsTest {
     }
 
     private void awaitTrigger() {
-        int expected = ++triggers;
-        await().until(() -> query.exception().isPresent()
-                || (query.recentProgress().size() == expected && clock.isWaiting()));
-        assertThat(query.exception()).isEmpty();
+        S3TestSupport.awaitTrigger(query, clock, ++triggers);
     }
 
     private Map<Long, List<Long>> batches() {
-        Map<Long, List<Long>> out = new TreeMap<>();
-        MemorySink.batches(table).forEach((id, rows) -> {
-            List<Long> ids = new ArrayList<>();
-            for (Row r : rows) {
-                ids.add((Long) r.get(0));
-            }
-            ids.sort(null);
-            out.put(id, ids);
-        });
-        return out;
+        return S3TestSupport.idsByBatch(table);
     }
 
     @Test

@@ -12,12 +12,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -51,8 +49,7 @@ class S3ParquetAvroTest {
     }
 
     private List<String> keys(String prefix) {
-        return client.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix)).contents().stream()
-                .map(S3Object::key).toList();
+        return S3TestSupport.keys(client, bucket, prefix);
     }
 
     private void write(String format, String out, int from, int to) throws Exception {
@@ -90,7 +87,7 @@ class S3ParquetAvroTest {
         write(format, out, 0, 3);
         assertThat(keys(format + "/")).anyMatch(k -> k.endsWith("." + format) || k.contains(".snappy."))
                 .contains(format + "/_spark_metadata/0");
-        String table = format + "_" + UUID.randomUUID().toString().replace('-', '_');
+        String table = S3TestSupport.tableName(format + "_");
         assertThat(readAll(format, out, table)).containsExactly("[0,n0,0.0]", "[1,n1,1.5]", "[2,n2,3.0]");
         // A second batch of the sink, read by a restart of the reading query: only the new rows.
         write(format, out, 3, 5);
@@ -106,7 +103,7 @@ class S3ParquetAvroTest {
         write(format, out, 0, 2);
         String key = keys("w" + format + "/").stream().filter(k -> !k.contains("_spark_metadata")).findFirst()
                 .orElseThrow();
-        byte[] original = client.getObjectAsBytes(r -> r.bucket(bucket).key(key)).asByteArray();
+        byte[] original = S3TestSupport.bytes(client, bucket, key);
         io.sluice.files.fs.FileStorage fs = io.sluice.files.fs.ObjectFileStorage.forPath("path",
                 "s3a://" + bucket + "/w" + format, S3TestSupport.conf());
         try {

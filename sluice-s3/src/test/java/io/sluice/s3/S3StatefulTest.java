@@ -19,7 +19,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.UUID;
 
 import static io.sluice.core.Functions.col;
 import static io.sluice.core.Functions.window;
@@ -46,7 +45,7 @@ class S3StatefulTest {
         client = S3TestSupport.client();
         bucket = S3TestSupport.newBucket("state");
         chk = "s3a://" + bucket + "/chk";
-        table = "t" + UUID.randomUUID().toString().replace("-", "");
+        table = S3TestSupport.tableName("t");
     }
 
     @AfterEach
@@ -58,7 +57,7 @@ class S3StatefulTest {
     /** An engine reaching the server, with {@code extra} settings; each restart gets a new one, as a new process. */
     private Sluice engine(Map<String, String> extra) {
         Sluice.Builder b = Sluice.builder().parallelism(2);
-        S3TestSupport.conf().forEach((k, v) -> b.config("spark.hadoop." + k, v));
+        S3TestSupport.sparkHadoopConf(b);
         extra.forEach(b::config);
         Sluice s = b.build();
         engines.add(s);
@@ -109,7 +108,7 @@ class S3StatefulTest {
                     .append("\",\"amount\":").append(r.get(2)).append("}\n");
         }
         String key = String.format("in/%04d.json", files++);
-        client.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(json.toString()));
+        S3TestSupport.put(client, bucket, key, json.toString());
     }
 
     private Map<Long, List<Row>> batches() {
@@ -125,8 +124,7 @@ class S3StatefulTest {
     /** The keys under {@code chk/<prefix>}, relative to it, in listing order. */
     private List<String> keys(String prefix) {
         String full = "chk/" + prefix;
-        return client.listObjectsV2Paginator(r -> r.bucket(bucket).prefix(full)).contents().stream()
-                .map(S3Object::key).map(k -> k.substring(full.length())).toList();
+        return S3TestSupport.keys(client, bucket, full).stream().map(k -> k.substring(full.length())).toList();
     }
 
     @Test
@@ -198,8 +196,7 @@ class S3StatefulTest {
         for (int p = 0; p < 4; p++) {
             assertThat(keys("state/0/" + p + "/")).containsExactly("1.delta", "2.delta", "3.delta");
         }
-        assertThat(new String(client.getObjectAsBytes(r -> r.bucket(bucket).key("chk/state/0/_metadata/metadata"))
-                .asByteArray(), java.nio.charset.StandardCharsets.UTF_8))
+        assertThat(S3TestSupport.get(client, bucket, "chk/state/0/_metadata/metadata"))
                 .isEqualTo("v1\n{\"operatorInfo\":{\"operatorId\":0,\"operatorName\":\"dedupe\"},"
                         + "\"stateStoreInfo\":[{\"storeName\":\"default\",\"numColsPrefixKey\":0,"
                         + "\"numPartitions\":4}]}");
@@ -226,7 +223,7 @@ class S3StatefulTest {
         // A partition whose first delta holds rows (an empty one is 15 bytes).
         S3Object delta = client.listObjectsV2Paginator(r -> r.bucket(bucket).prefix("chk/state/0/")).contents()
                 .stream().filter(o -> o.key().endsWith("/1.delta") && o.size() > 20).findFirst().orElseThrow();
-        byte[] good = client.getObjectAsBytes(r -> r.bucket(bucket).key(delta.key())).asByteArray();
+        byte[] good = S3TestSupport.bytes(client, bucket, delta.key());
         client.putObject(r -> r.bucket(bucket).key(delta.key()),
                 RequestBody.fromBytes(new byte[]{'S', 'L', 'S', 'T', 'D', 1, 1, 0}));
 
