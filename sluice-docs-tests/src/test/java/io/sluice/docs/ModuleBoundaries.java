@@ -43,7 +43,7 @@ final class ModuleBoundaries {
     /**
      * The references of the module's own classes under {@code classes} (a folder of class files or a jar), those in
      * package {@code ownPackage} or below, that {@code forbidden} refuses, each as {@code "a.B -> c.D"}, sorted.
-     * Other classes are left out: a module's jar may bundle its dependencies (sluice-examples' does).
+     * Other classes are left out: a module's output may bundle its dependencies (sluice-examples-all.jar, the demo jar, does).
      */
     static List<String> violations(Path classes, String ownPackage, Predicate<String> forbidden) {
         Set<String> out = new TreeSet<>();
