@@ -47,6 +47,16 @@ public final class MemoryStorage implements Storage {
     private volatile long now = 1_700_000_000_000L;
     /** How many writes (of any kind) were made: lets tests assert an operation wrote nothing. */
     private final AtomicLong writes = new AtomicLong();
+    /** The {@link #status} look-ups per key: an object store's request each. */
+    private final Map<String, AtomicLong> statusCalls = new ConcurrentHashMap<>();
+    /** Runs in each {@link #status} call before it answers (tests that need look-ups to meet). */
+    private volatile IoAction beforeStatus = () -> { };
+
+    /** An action that may fail as a request does. */
+    @FunctionalInterface
+    public interface IoAction {
+        void run() throws IOException;
+    }
 
     private MemoryStorage(String bucket) {
         this.bucket = bucket;
@@ -93,6 +103,18 @@ public final class MemoryStorage implements Storage {
         return writes.get();
     }
 
+    /** How many {@link #status} look-ups {@code key} had. */
+    public long statusCalls(String key) {
+        AtomicLong n = statusCalls.get(key);
+        return n == null ? 0 : n.get();
+    }
+
+    /** Runs {@code action} in every {@link #status} call, before it answers. */
+    public MemoryStorage beforeStatus(IoAction action) {
+        this.beforeStatus = action;
+        return this;
+    }
+
     private Obj obj(byte[] bytes) {
         writes.incrementAndGet();
         return new Obj(bytes.clone(), now++, "\"" + VERSIONS.incrementAndGet() + "\"");
@@ -118,6 +140,8 @@ public final class MemoryStorage implements Storage {
     @Override
     public Optional<StoredObject> status(String uri) throws IOException {
         String k = key(uri);
+        statusCalls.computeIfAbsent(k, x -> new AtomicLong()).incrementAndGet();
+        beforeStatus.run();
         Obj o = k.endsWith("/") ? null : objects.get(k);
         return o == null ? Optional.empty() : Optional.of(new StoredObject(uri, o.bytes.length, o.lastModified, o.tag));
     }

@@ -65,6 +65,24 @@ public interface FileStorage {
     }
 
     /**
+     * Whether each of {@code paths} exists now, in order: {@link #status} of each. A look-up that fails counts as
+     * existing (whoever reads the file will report what is wrong with it), and so does every path when the caller
+     * is interrupted meanwhile (its interrupt status is kept). The local disk looks them up one after another; an
+     * object store, where each is a request, several at a time.
+     */
+    default boolean[] existing(List<Path> paths) {
+        boolean[] out = new boolean[paths.size()];
+        for (int i = 0; i < out.length; i++) {
+            try {
+                out[i] = status(paths.get(i)).isPresent();
+            } catch (IOException e) {
+                out[i] = true;
+            }
+        }
+        return out;
+    }
+
+    /**
      * Tells the storage that the file a listing gave will not be read through it (the source has read it already,
      * or skips it), so that what the storage keeps per listed file (an object store's version tag) is dropped.
      * A later listing of the file records it again. Does nothing by default.

@@ -21,6 +21,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -45,6 +50,7 @@ import java.util.function.Predicate;
 public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     private static final AtomicInteger IDS = new AtomicInteger();
     private static final Map<String, ObjectFileStorage> OPEN = new ConcurrentHashMap<>();
+    static final int LOOKUPS = 16;
 
     private final Storage storage;
     private final String scheme;
@@ -54,6 +60,8 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     private final AtomicLong keysListed = new AtomicLong();
     /** Requests (pages) of the prefix listings counted in {@link #listCalls}, status look-ups left out. */
     private final AtomicLong listRequests = new AtomicLong();
+    /** Runs {@link #existing}'s look-ups, made on first use and stopped by {@link #close()}. */
+    private ExecutorService lookups;
 
     private ObjectFileStorage(Storage storage, String scheme) {
         this.storage = storage;
@@ -164,6 +172,54 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     /** The object URI with a {@code /} at the end: the prefix of what is "in" the folder. */
     private String folder(Path dir) {
         return Storages.asFolder(uri(dir));
+    }
+
+    /**
+     * The look-ups {@value #LOOKUPS} at a time: each is a request of about a round trip (tens of milliseconds on
+     * S3), so a batch of a thousand files checked one after another would wait tens of seconds.
+     */
+    @Override
+    public boolean[] existing(List<Path> paths) {
+        boolean[] out = new boolean[paths.size()];
+        java.util.Arrays.fill(out, true);
+        if (paths.size() <= 1) {
+            return paths.isEmpty() ? out : FileStorage.super.existing(paths);
+        }
+        List<Future<Boolean>> pending = new ArrayList<>(paths.size());
+        ExecutorService pool = lookups();
+        for (Path p : paths) {
+            pending.add(pool.submit(() -> status(p).isPresent()));
+        }
+        try {
+            for (int i = 0; i < out.length; i++) {
+                try {
+                    out[i] = pending.get(i).get();
+                } catch (ExecutionException e) {
+                    out[i] = true; // cannot tell: the reader will say what is wrong with it
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            java.util.Arrays.fill(out, true);
+        } finally {
+            pending.forEach(f -> f.cancel(true));
+        }
+        return out;
+    }
+
+    private synchronized ExecutorService lookups() {
+        if (!OPEN.containsKey(token)) {
+            throw new IllegalStateException(this + " is closed");
+        }
+        if (lookups == null) {
+            AtomicInteger n = new AtomicInteger();
+            lookups = Executors.newFixedThreadPool(LOOKUPS, r -> {
+                Thread t = new Thread(r, "sluice-" + scheme + "-lookup-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return lookups;
     }
 
     @Override
@@ -395,6 +451,18 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     @Override
     public void close() {
         OPEN.remove(token);
+        ExecutorService pool;
+        synchronized (this) {
+            pool = lookups;
+        }
+        if (pool != null) {
+            pool.shutdownNow();
+            try {
+                pool.awaitTermination(10, TimeUnit.SECONDS); // a look-up ends within its request's timeout
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         try {
             storage.close();
         } catch (IOException e) {

@@ -51,6 +51,8 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     private List<ListedFile> unread;
     /** availableNow: the new files found at start, and how far batches have taken them. */
     private List<ListedFile> availableNow;
+    /** Whether {@link #availableNow} was listed for the batch now being planned (its first): nothing to re-check. */
+    private boolean availableNowFresh;
     private int availableNowPos;
 
     private long backlogFiles;
@@ -145,6 +147,7 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
     public void prepareForTriggerAvailableNow() {
         // Listed once: files that arrive later wait for the next run.
         availableNow = discovery.newFiles(discovery.listAll());
+        availableNowFresh = true;
         availableNowPos = 0;
         setBacklog(availableNow, 0);
     }
@@ -194,7 +197,10 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
             backlogFiles--;
             backlogBytes -= dropped.size();
         }
-        int n = fitExisting(caps, list, pos);
+        // The first batch takes files the listing has just seen, as a fresh listing's batch does (takeListed); a
+        // later one takes files listed batches ago, which may have been deleted since.
+        int n = availableNowFresh ? caps.fit(list, pos) : fitExisting(caps, list, pos);
+        availableNowFresh = false;
         List<ListedFile> selected = new ArrayList<>(list.subList(pos, pos + n));
         availableNowPos = pos + n;
         reduceBacklog(selected);
@@ -227,31 +233,27 @@ final class FileStreamSource implements SupportsTriggerAvailableNow {
      * How many files of {@code list} from {@code from} the caps admit, after dropping (in place) those of them
      * that no longer exist. A list kept from an earlier listing (the cache of a rate-limited query, the
      * availableNow list) may name a file deleted since; logging it would make the query fail on it at every
-     * restart. Only the files about to be logged are checked, one status each.
+     * restart. Only the files about to be logged are checked, one status each, all of them at once
+     * ({@link FileStorage#existing}: an object store sends those requests several at a time).
      */
     private int fitExisting(FileAdmission.Caps caps, List<ListedFile> list, int from) {
         while (true) {
             int n = caps.fit(list, from);
+            List<java.nio.file.Path> paths = new ArrayList<>(n);
+            for (ListedFile f : list.subList(from, from + n)) {
+                paths.add(f.path());
+            }
+            boolean[] exists = storage.existing(paths);
             boolean dropped = false;
             for (int i = from + n - 1; i >= from; i--) {
-                ListedFile f = list.get(i);
-                if (!exists(f)) {
-                    list.remove(i);
-                    vanished(f);
+                if (!exists[i - from]) {
+                    vanished(list.remove(i));
                     dropped = true;
                 }
             }
             if (!dropped) {
                 return n;
             }
-        }
-    }
-
-    private boolean exists(ListedFile f) {
-        try {
-            return storage.status(f.path()).isPresent();
-        } catch (IOException e) {
-            return true; // cannot tell: the reader will say what is wrong with it
         }
     }
 
