@@ -182,15 +182,33 @@ final class S3Storage implements Storage {
         return Optional.empty();
     }
 
+    /** Pages of {@value #PROBE_PAGE} keys: enough to pass a few directory markers without a full page's cost. */
+    @Override
+    public boolean anyUnder(String prefix) throws IOException {
+        boolean[] any = {false};
+        list(prefix, null, PROBE_PAGE, o -> {
+            any[0] = true;
+            return false;
+        });
+        return any[0];
+    }
+
+    private static final int PROBE_PAGE = 10;
+
     @Override
     public void list(String prefix, String startAfter, ListVisitor visitor) throws IOException {
+        list(prefix, startAfter, 0, visitor);
+    }
+
+    /** A listing in pages of {@code page} keys, or of {@code fs.s3a.paging.maximum} when 0. */
+    private void list(String prefix, String startAfter, int page, ListVisitor visitor) throws IOException {
         S3Uri u = S3Uri.parse(prefix);
         Bucket b = bucket(u.bucket());
         String after = startAfter == null ? null : S3Uri.parse(startAfter).key();
         String token = null;
         do {
             ListObjectsV2Request.Builder req = ListObjectsV2Request.builder().bucket(u.bucket()).prefix(u.key())
-                    .maxKeys(b.settings().pagingMaximum());
+                    .maxKeys(page > 0 ? page : b.settings().pagingMaximum());
             if (token != null) {
                 req.continuationToken(token);
             } else if (after != null) {

@@ -120,6 +120,33 @@ class S3StorageTest {
     }
 
     @Test
+    void anyUnderAsksForPagesOfTenKeysAndLooksPastDirectoryMarkers() throws IOException {
+        try (S3Client c = S3TestSupport.client()) {
+            for (int i = 0; i < 12; i++) { // markers only, more than a page of them
+                String key = "anyunder/markers/m" + (10 + i) + "/";
+                c.putObject(p -> p.bucket(bucket).key(key), RequestBody.empty());
+            }
+            c.putObject(p -> p.bucket(bucket).key("anyunder/markers/z.json"), RequestBody.fromString("{}"));
+            c.putObject(p -> p.bucket(bucket).key("anyunder/only-markers/a/"), RequestBody.empty());
+            for (int i = 0; i < 30; i++) {
+                String key = String.format("anyunder/full/%03d.json", i);
+                c.putObject(p -> p.bucket(bucket).key(key), RequestBody.fromString("{}"));
+            }
+        }
+        S3Storage raw = (S3Storage) s;
+        long requests = raw.listRequests();
+        long keys = raw.keysListed();
+        assertThat(s.anyUnder(uri("anyunder/full/"))).isTrue();
+        // One request of ten keys, where a listing asks for fs.s3a.paging.maximum (5,000) and gets every key here.
+        assertThat(raw.listRequests() - requests).isEqualTo(1);
+        assertThat(raw.keysListed() - keys).isEqualTo(10);
+        assertThat(s.anyUnder(uri("anyunder/markers/"))).isTrue(); // past the 12 markers: a second page
+        assertThat(raw.listRequests() - requests).isEqualTo(3);
+        assertThat(s.anyUnder(uri("anyunder/only-markers/"))).isFalse();
+        assertThat(s.anyUnder(uri("anyunder/nothing/"))).isFalse();
+    }
+
+    @Test
     void readsArePinnedToTheVersionSeenAndRangesWork() throws IOException {
         assertThat(s.createExclusive(uri("pin/a"), b("0123456789"))).isTrue();
         StoredObject seen = s.status(uri("pin/a")).orElseThrow();

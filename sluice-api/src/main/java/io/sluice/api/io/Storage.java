@@ -74,6 +74,20 @@ public interface Storage extends AutoCloseable {
      */
     void list(String prefix, String startAfter, ListVisitor visitor) throws IOException;
 
+    /**
+     * Whether {@link #list(String, String, ListVisitor)} of {@code prefix} would visit at least one object (a
+     * folder's existence, on an object store). The default lists until the first object; an object store asks for
+     * a small page rather than a full one.
+     */
+    default boolean anyUnder(String prefix) throws IOException {
+        boolean[] any = {false};
+        list(prefix, null, o -> {
+            any[0] = true;
+            return false;
+        });
+        return any[0];
+    }
+
     /** {@link #list(String, String, ListVisitor)} from the start, into a list. */
     default List<StoredObject> list(String prefix) throws IOException {
         List<StoredObject> out = new ArrayList<>();
