@@ -49,6 +49,8 @@ public final class MemoryStorage implements Storage {
     private final AtomicLong writes = new AtomicLong();
     /** The {@link #status} look-ups per key: an object store's request each. */
     private final Map<String, AtomicLong> statusCalls = new ConcurrentHashMap<>();
+    /** The reads ({@link #open} calls, GETs on a store) per key. */
+    private final Map<String, AtomicLong> openCalls = new ConcurrentHashMap<>();
     /** Runs in each {@link #status} call before it answers (tests that need look-ups to meet). */
     private volatile IoAction beforeStatus = () -> { };
 
@@ -106,6 +108,12 @@ public final class MemoryStorage implements Storage {
     /** How many {@link #status} look-ups {@code key} had. */
     public long statusCalls(String key) {
         AtomicLong n = statusCalls.get(key);
+        return n == null ? 0 : n.get();
+    }
+
+    /** How many reads ({@link #open} calls) {@code key} had. */
+    public long openCalls(String key) {
+        AtomicLong n = openCalls.get(key);
         return n == null ? 0 : n.get();
     }
 
@@ -179,6 +187,7 @@ public final class MemoryStorage implements Storage {
 
     @Override
     public InputStream open(String uri, long offset, long length, String versionTag) throws IOException {
+        openCalls.computeIfAbsent(key(uri), x -> new AtomicLong()).incrementAndGet();
         Obj o = existing(uri);
         if (versionTag != null && !versionTag.equals(o.tag)) {
             throw new VersionChangedException(uri, versionTag, o.tag);

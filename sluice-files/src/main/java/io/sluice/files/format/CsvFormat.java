@@ -26,6 +26,11 @@ import java.util.Locale;
  * malformed: in PERMISSIVE its row still has the tokens that exist (missing ones null, extra ones dropped).
  */
 final class CsvFormat implements FileFormatReader {
+
+    @Override
+    public boolean readsWholeFiles() {
+        return true; // through FileInput.open, start to end
+    }
     private static final Logger LOG = LoggerFactory.getLogger(CsvFormat.class);
 
     private final CsvSettings settings;

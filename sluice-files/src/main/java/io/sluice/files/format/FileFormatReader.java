@@ -21,6 +21,16 @@ public interface FileFormatReader {
     RowIterator open(Path file) throws IOException;
 
     /**
+     * Whether {@link #open} reads each file once, from its start to its end, through the file's storage
+     * ({@code FileStorage#open}), so that the source may have the next files of a partition fetched ahead
+     * ({@code FileStorage#readAhead}). False, the default, for a format that reads parts of a file (Parquet's footer
+     * and column chunks): a file fetched whole ahead would be fetched for nothing.
+     */
+    default boolean readsWholeFiles() {
+        return false;
+    }
+
+    /**
      * Counts of this reader's work since it was made, summed over every {@link #open} (e.g. Parquet's
      * {@code numRowGroupsRead}), reported by the file source among its progress metrics. None by default.
      * Thread-safe.

@@ -23,6 +23,11 @@ import java.util.List;
  * SPARK-3308); anything else is malformed. Only the first JSON value of a line (or file) is read, as in Spark.
  */
 final class JsonFormat implements FileFormatReader {
+
+    @Override
+    public boolean readsWholeFiles() {
+        return true; // through FileInput.open, start to end
+    }
     private final JsonSettings settings;
     private final int corruptIndex;
     private final int width;

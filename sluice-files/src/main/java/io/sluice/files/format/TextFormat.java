@@ -18,6 +18,11 @@ import java.util.Optional;
  * empty file). Bytes are read as UTF-8.
  */
 final class TextFormat implements FileFormatReader {
+
+    @Override
+    public boolean readsWholeFiles() {
+        return true; // through FileInput.open, start to end
+    }
     static final StructType SCHEMA = StructType.of(StructField.of("value", DataType.stringType()));
 
     private final boolean wholeText;

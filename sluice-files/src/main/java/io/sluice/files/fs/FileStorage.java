@@ -146,6 +146,30 @@ public interface FileStorage {
         return java.util.Map.of();
     }
 
+    /** A file a reader will open, with the size its listing gave. */
+    record FileToRead(Path path, long size) {
+    }
+
+    /** What {@link #readAhead} started; closing it drops every file fetched and not opened. Idempotent. */
+    interface ReadAhead extends AutoCloseable {
+        /** Nothing fetched ahead. */
+        ReadAhead NONE = () -> { };
+
+        @Override
+        void close();
+    }
+
+    /**
+     * Says that one reader will open these files with {@link #open}, in this order, each once and whole, so that
+     * the storage may fetch the next ones while the reader works on the current one. A hint: every {@link #open}
+     * gives the same bytes, or fails the same way (a missing file, a version changed since the listing), as
+     * without it. The caller closes the handle when the reader is done. The local disk fetches nothing ahead; an
+     * object store fetches a few files ahead, within a memory budget (see {@code ObjectFileStorage}).
+     */
+    default ReadAhead readAhead(List<FileToRead> files) {
+        return ReadAhead.NONE;
+    }
+
     /** Opens a file for reading. The stream's reads are interruptible (an interrupt closes it). */
     InputStream open(Path path) throws IOException;
 

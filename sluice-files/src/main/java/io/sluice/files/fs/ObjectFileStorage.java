@@ -60,8 +60,10 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     private final AtomicLong keysListed = new AtomicLong();
     /** Requests (pages) of the prefix listings counted in {@link #listCalls}, status look-ups left out. */
     private final AtomicLong listRequests = new AtomicLong();
-    /** Runs {@link #existing}'s look-ups, made on first use and stopped by {@link #close()}. */
+    /** Runs {@link #existing}'s look-ups and the read-ahead's fetches: made on first use, stopped by {@link #close()}. */
     private ExecutorService lookups;
+    /** The read-ahead each file to be opened belongs to ({@link #readAhead}). */
+    private final Map<String, ObjectReadAhead> readAheads = new ConcurrentHashMap<>();
 
     private ObjectFileStorage(Storage storage, String scheme) {
         this.storage = storage;
@@ -230,7 +232,7 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
         if (path.getNameCount() == 2) {
             // A bucket: a folder, once a listing shows it is there (a missing bucket fails, naming it). A look-up,
             // not one of the prefix listings the metrics count.
-            storage.list(folder(path), null, o -> false);
+            storage.anyUnder(folder(path));
             return Optional.of(new FileStatus(path, true, 0, 0));
         }
         Optional<StoredObject> o = storage.status(uri(path));
@@ -238,12 +240,7 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
             tags.putIfAbsent(o.get().uri(), o.get().versionTag());
             return Optional.of(toStatus(path, o.get()));
         }
-        boolean[] any = {false};
-        storage.list(folder(path), null, x -> {
-            any[0] = true;
-            return false;
-        });
-        return any[0] ? Optional.of(new FileStatus(path, true, 0, 0)) : Optional.empty();
+        return storage.anyUnder(folder(path)) ? Optional.of(new FileStatus(path, true, 0, 0)) : Optional.empty();
     }
 
     private FileStatus toStatus(Path path, StoredObject o) {
@@ -359,7 +356,45 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
             return FileStorage.local().open(path);
         }
         String uri = uri(path);
+        ObjectReadAhead ahead = readAheads.remove(uri);
+        if (ahead != null) {
+            InputStream fetched = ahead.open(uri);
+            if (fetched != null) {
+                return fetched;
+            }
+        }
         return storage.open(uri, tags.get(uri));
+    }
+
+    /**
+     * Fetches the next files of the reader ahead of it ({@link ObjectReadAhead}: up to {@value ObjectReadAhead#FILES}
+     * files and {@value ObjectReadAhead#BYTES} bytes), on the storage's {@value #LOOKUPS} I/O threads.
+     */
+    @Override
+    public ReadAhead readAhead(List<FileToRead> files) {
+        List<String> uris = new ArrayList<>(files.size());
+        List<Long> sizes = new ArrayList<>(files.size());
+        for (FileToRead f : files) {
+            if (isObject(f.path())) {
+                uris.add(uri(f.path()));
+                sizes.add(f.size());
+            }
+        }
+        if (uris.size() < 2) {
+            return ReadAhead.NONE; // the first file is streamed: nothing would be fetched ahead
+        }
+        ObjectReadAhead ahead = new ObjectReadAhead(uris, sizes.stream().mapToLong(Long::longValue).toArray(),
+                uri -> storage.open(uri, tags.get(uri)), lookups());
+        for (String uri : uris) {
+            readAheads.put(uri, ahead);
+        }
+        ahead.start();
+        return () -> {
+            ahead.close();
+            for (String uri : ahead.uris()) {
+                readAheads.remove(uri, ahead);
+            }
+        };
     }
 
     /**

@@ -40,6 +40,8 @@ final class FilePartitionReader implements PartitionReader {
     private Layout layout;
     private Object[] partitionValues;
     private Row row;
+    /** The partition's files fetched ahead of the one being read, on an object store; made by the first next(). */
+    private FileStorage.ReadAhead readAhead;
 
     /** What the source decides about files that fail: the messages, the ignore options, the counts. */
     interface Failures {
@@ -71,6 +73,9 @@ final class FilePartitionReader implements PartitionReader {
 
     @Override
     public boolean next() throws IOException {
+        if (readAhead == null) {
+            readAhead = storage.readAhead(wholeFiles());
+        }
         while (true) {
             if (current == null) {
                 if (next >= files.size()) {
@@ -110,6 +115,17 @@ final class FilePartitionReader implements PartitionReader {
             current = null;
             done.close();
         }
+    }
+
+    /** The files whose format reads them whole, in the order they are read: those worth fetching ahead. */
+    private List<FileStorage.FileToRead> wholeFiles() {
+        List<FileStorage.FileToRead> out = new java.util.ArrayList<>(files.size());
+        for (FilePartition.Slice s : files) {
+            if (readers.get(s.layout()).readsWholeFiles()) {
+                out.add(new FileStorage.FileToRead(storage.path(s.uri()), s.size()));
+            }
+        }
+        return out;
     }
 
     /** A file that failed to open or to read: passed on naming it, or skipped with ignoreCorruptFiles. */
@@ -175,10 +191,18 @@ final class FilePartitionReader implements PartitionReader {
 
     @Override
     public void close() throws IOException {
-        if (current != null) {
-            RowIterator c = current;
-            current = null;
-            c.close();
+        FileStorage.ReadAhead ahead = readAhead;
+        readAhead = FileStorage.ReadAhead.NONE;
+        try {
+            if (current != null) {
+                RowIterator c = current;
+                current = null;
+                c.close();
+            }
+        } finally {
+            if (ahead != null) {
+                ahead.close();
+            }
         }
     }
 }
