@@ -66,7 +66,8 @@ final class SharedCephRgw {
             return null;
         }
         String what = "CephRgwTest needs a Ceph cluster with its S3 gateway (Debian's ceph-mon ceph-osd radosgw "
-                + "ceph-common uuid-runtime curl; .ci/run installs them); not on the PATH: " + String.join(", ", missing);
+                + "ceph-common uuid-runtime curl; .ci/run installs them); not on the PATH: "
+                + String.join(", ", missing);
         if ("true".equals(System.getenv("CI"))) {
             fail(what + ". CI=true: the Ceph tests must run on CI, so this fails instead of skipping");
         }
@@ -95,7 +96,8 @@ final class SharedCephRgw {
                 // As S3Storage: Ceph 16 answers 400 to the SDK's default trailing checksums on uploads.
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
+                .credentialsProvider(StaticCredentialsProvider.create(
+                        AwsBasicCredentials.create(ACCESS_KEY, SECRET_KEY)))
                 .httpClient(UrlConnectionHttpClient.create())
                 .build();
     }
