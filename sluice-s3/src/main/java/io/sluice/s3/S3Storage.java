@@ -415,11 +415,20 @@ final class S3Storage implements Storage {
     public Optional<String> replaceIfVersion(String uri, byte[] content, String expectedTag) throws IOException {
         S3Uri u = key(uri);
         Bucket b = bucket(u.bucket());
+        String tag = expectedTag;
         for (int attempt = 1; ; attempt++) {
             try {
-                return Optional.of(b.client().putObject(p -> p.bucket(u.bucket()).key(u.key()).ifMatch(expectedTag),
+                String ifMatch = tag;
+                return Optional.of(b.client().putObject(p -> p.bucket(u.bucket()).key(u.key()).ifMatch(ifMatch),
                         RequestBody.fromBytes(content)).eTag());
             } catch (S3Exception e) {
+                if (e.statusCode() == 412 && tag.length() > 2 && tag.startsWith("\"") && tag.endsWith("\"")) {
+                    // Ceph RGW (16 at least) compares a PUT's If-Match with the stored ETag unquoted, so refuses
+                    // the quoted one AWS and RFC 7232 use even when it is current: asked again with it unquoted.
+                    // Still a compare-and-set: where the quoted tag was refused as stale, so is the bare one.
+                    tag = tag.substring(1, tag.length() - 1);
+                    continue;
+                }
                 if (e.statusCode() == 412 || (e.statusCode() == 404 && !"NoSuchBucket".equals(code(e)))) {
                     return Optional.empty();
                 }
