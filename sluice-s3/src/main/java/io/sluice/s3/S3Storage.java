@@ -76,6 +76,7 @@ final class S3Storage implements Storage {
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
     private final AtomicLong listRequests = new AtomicLong();
     private final AtomicLong keysListed = new AtomicLong();
+    private final AtomicLong pagesScanned = new AtomicLong();
     private volatile boolean closed;
 
     S3Storage(Map<String, String> conf) {
@@ -155,6 +156,11 @@ final class S3Storage implements Storage {
         return keysListed.get();
     }
 
+    /** For tests: listing pages read by {@link S3ListingParser} (the others, the SDK read: status(), declined). */
+    long pagesScanned() {
+        return pagesScanned.get();
+    }
+
     /**
      * A one-key listing (ListObjectsV2 with the key as prefix, one key) rather than a HEAD: the listing's
      * LastModified has the precision of every other listing (HEAD's Last-Modified header has whole seconds only, and
@@ -223,7 +229,12 @@ final class S3Storage implements Storage {
             S3ListingParser.Page p;
             try {
                 ListObjectsV2Response r = b.client().listObjectsV2(req.build());
-                p = holder.page != null ? holder.page : S3ListingParser.Page.of(r);
+                p = holder.page;
+                if (p != null) {
+                    pagesScanned.incrementAndGet();
+                } else {
+                    p = S3ListingParser.Page.of(r);
+                }
             } catch (SdkException e) {
                 throw translate(e, b, prefix, "list");
             }
