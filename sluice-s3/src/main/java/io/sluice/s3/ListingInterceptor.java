@@ -30,6 +30,8 @@ final class ListingInterceptor implements ExecutionInterceptor {
 
     /** The page of one request; null until its response was read, and when the scanner declined it. */
     static final class Holder {
+        // Set on the thread running the SDK's pipeline, read by the caller after the call returns: the same thread
+        // for the sync client, but volatile costs nothing here and does not depend on that.
         volatile S3ListingParser.Page page;
     }
 

@@ -112,10 +112,12 @@ final class S3ListingParser {
                     }
                     continue;
                 }
-                if (startsWith("<?")) {
-                    i = after("?>");
-                } else if (startsWith("<!--")) {
-                    i = after("-->");
+                if (startsWith("<?") || startsWith("<!--")) {
+                    if (field != null) {
+                        // The SDK keeps only the text after it (it joins adjacent text alone): not worth copying.
+                        throw new Decline("a comment or processing instruction inside " + field);
+                    }
+                    i = after(startsWith("<?") ? "?>" : "-->");
                 } else if (startsWith("<![CDATA[")) {
                     int start = i + 9;
                     i = after("]]>");

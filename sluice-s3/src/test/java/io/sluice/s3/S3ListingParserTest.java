@@ -139,6 +139,7 @@ class S3ListingParserTest {
         assertThat(S3ListingParser.parse(bytes(TRUNCATED.replace("<Size>3<", "<Size>3x<")))).isNull();
         assertThat(S3ListingParser.parse(bytes(TRUNCATED.replace("&#233;", "&#xD800;")))).isNull();
         assertThat(S3ListingParser.parse(bytes(""))).isNull();
+        assertThat(S3ListingParser.parse(bytes(TRUNCATED.replace("odd/a&amp;b", "odd/a<!-- c -->b")))).isNull();
         assertThat(S3ListingParser.parse(bytes(TRUNCATED.replace("2026-01-01", "2026-13-01")))).isNull();
     }
 
