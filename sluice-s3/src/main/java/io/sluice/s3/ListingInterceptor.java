@@ -8,7 +8,9 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -27,6 +29,8 @@ final class ListingInterceptor implements ExecutionInterceptor {
     /** A ListObjectsV2 result with no keys and no more pages: what the SDK is left to unmarshal. */
     private static final byte[] EMPTY_RESULT = ("<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
             + "<IsTruncated>false</IsTruncated></ListBucketResult>").getBytes(StandardCharsets.UTF_8);
+
+    private static final byte[] ROOT_END = "ListBucketResult>".getBytes(StandardCharsets.US_ASCII);
 
     /** The page of one request; null until its response was read, and when the scanner declined it. */
     static final class Holder {
@@ -63,16 +67,54 @@ final class ListingInterceptor implements ExecutionInterceptor {
 
         private InputStream served() throws IOException {
             if (served == null) {
-                byte[] bytes = raw.readAllBytes();
-                S3ListingParser.Page page = S3ListingParser.parse(bytes);
+                // Up to the root's end tag, not to the end of the stream, as the SDK's own parser reads (it stops
+                // after the root element): on RGW, reading on to the chunked body's end cost ~50 ms a page, 5.0-5.4 s
+                // instead of 2.4-3.1 s for 100 pages (the last chunk comes apart, likely a delayed ACK). Reads of
+                // 8 KiB as the SDK's parser asks: 64 KiB ones were slower too (3.8-4.9 s), measured the same way.
+                byte[] buf = new byte[64 * 1024];
+                int n = 0;
+                while (true) {
+                    if (n == buf.length) {
+                        buf = Arrays.copyOf(buf, buf.length * 2);
+                    }
+                    int r = raw.read(buf, n, Math.min(8192, buf.length - n));
+                    if (r < 0) {
+                        break;
+                    }
+                    n += r;
+                    if (endsWithRootEnd(buf, n)) {
+                        break;
+                    }
+                }
+                S3ListingParser.Page page = S3ListingParser.parse(Arrays.copyOf(buf, n));
                 if (page != null) {
                     holder.page = page;
                     served = new ByteArrayInputStream(EMPTY_RESULT);
                 } else {
-                    served = new ByteArrayInputStream(bytes);
+                    // Declined (or stopped early at what only looked like the end): the SDK reads it all.
+                    served = new SequenceInputStream(new ByteArrayInputStream(buf, 0, n), raw);
                 }
             }
             return served;
+        }
+
+        /** Whether buf[0, n) ends with {@code ListBucketResult>} after an end tag's {@code /} or a prefix's colon. */
+        private static boolean endsWithRootEnd(byte[] buf, int n) {
+            int end = n;
+            while (end > 0 && (buf[end - 1] == ' ' || buf[end - 1] == '\n' || buf[end - 1] == '\r'
+                    || buf[end - 1] == '\t')) {
+                end--;
+            }
+            int start = end - ROOT_END.length;
+            if (start < 1 || buf[start - 1] != '/' && buf[start - 1] != ':') {
+                return false;
+            }
+            for (int k = 0; k < ROOT_END.length; k++) {
+                if (buf[start + k] != ROOT_END[k]) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         @Override
