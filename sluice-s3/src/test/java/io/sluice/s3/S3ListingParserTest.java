@@ -172,6 +172,27 @@ class S3ListingParserTest {
     }
 
     @Test
+    void aBodyThatOnlySeemsToEndAtAReadIsGivenToTheSdkWhole() {
+        // A CDATA key holding the root's end tag exactly where the interceptor's first 8 KiB read ends: it stops
+        // there, the scanner declines the truncated document, and the SDK reads those bytes and the rest.
+        String head = "<ListBucketResult xmlns=\"" + NS + "\"><Contents><Key><![CDATA[odd/";
+        String end = "</ListBucketResult>";
+        String key = "odd/" + "p".repeat(8192 - head.length() - end.length()) + end;
+        String body = head + key.substring(4) + "]]></Key><LastModified>2026-12-03T15:33:40.123Z</LastModified>"
+                + "<Size>1</Size></Contents><IsTruncated>false</IsTruncated></ListBucketResult>";
+        assertThat(bytes(body.substring(0, 8192))).endsWith(bytes(end));
+        try (S3Client c = client(200, body, null)) {
+            ListingInterceptor.Holder h = new ListingInterceptor.Holder();
+            ListObjectsV2Response r = c.listObjectsV2(l -> l.bucket("b")
+                    .overrideConfiguration(o -> o.putExecutionAttribute(ListingInterceptor.PAGE, h)));
+            assertThat(h.page).isNull();
+            assertThat(r.contents()).extracting(o -> o.key()).containsExactly(key);
+        }
+        assertThat(S3ListingParser.parse(bytes(body)).entries()).extracting(S3ListingParser.Entry::key)
+                .containsExactly(key);
+    }
+
+    @Test
     void errorBodiesPassThroughToTheSdk() {
         String error = "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>NoSuchBucket</Code>"
                 + "<Message>The specified bucket does not exist</Message><BucketName>b</BucketName></Error>";
