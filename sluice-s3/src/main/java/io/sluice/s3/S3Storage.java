@@ -53,7 +53,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * differ: {@code fs.s3a.bucket.<b>.*}), made on first use and closed by {@link #close()}.
  *
  * <ul>
- *   <li>Listing: ListObjectsV2 pages of up to {@code fs.s3a.paging.maximum} keys (5,000 asked, as S3A; AWS S3
+ *   <li>Listing: ListObjectsV2 pages (their bodies read by {@link S3ListingParser}, not the SDK's unmarshalling) of up to {@code fs.s3a.paging.maximum} keys (5,000 asked, as S3A; AWS S3
  *       returns at most 1,000), no delimiter, in the store's key order; keys ending in
  *       {@code /} (directory markers) are skipped. {@link #listRequests()} and {@link #keysListed()} count them.</li>
  *   <li>Reads: GET with {@code If-Match} on the version tag (the ETag) → 412 is {@link VersionChangedException};
@@ -76,6 +76,7 @@ final class S3Storage implements Storage {
     private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
     private final AtomicLong listRequests = new AtomicLong();
     private final AtomicLong keysListed = new AtomicLong();
+    private final AtomicLong pagesScanned = new AtomicLong();
     private volatile boolean closed;
 
     S3Storage(Map<String, String> conf) {
@@ -113,7 +114,9 @@ final class S3Storage implements Storage {
                 .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
                 .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
                 .overrideConfiguration(c -> c.retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                        .maxAttempts(s.attempts()).build()));
+                        .maxAttempts(s.attempts()).build())
+                        // Listing pages read by our scanner, not the SDK's DOM: see ListingInterceptor.
+                        .addExecutionInterceptor(new ListingInterceptor()));
         s.endpoint().ifPresent(b::endpointOverride);
         return b.build();
     }
@@ -151,6 +154,11 @@ final class S3Storage implements Storage {
     /** Keys those requests returned (directory markers included). */
     long keysListed() {
         return keysListed.get();
+    }
+
+    /** For tests: listing pages read by {@link S3ListingParser} (the others, the SDK read: status(), declined). */
+    long pagesScanned() {
+        return pagesScanned.get();
     }
 
     /**
@@ -214,25 +222,34 @@ final class S3Storage implements Storage {
             } else if (after != null) {
                 req.startAfter(after);
             }
-            ListObjectsV2Response r;
+            // The page comes from our scanner (ListingInterceptor) through this request's holder; from the SDK's
+            // response only when the scanner declined the body.
+            ListingInterceptor.Holder holder = new ListingInterceptor.Holder();
+            req.overrideConfiguration(o -> o.putExecutionAttribute(ListingInterceptor.PAGE, holder));
+            S3ListingParser.Page p;
             try {
-                r = b.client().listObjectsV2(req.build());
+                ListObjectsV2Response r = b.client().listObjectsV2(req.build());
+                p = holder.page;
+                if (p != null) {
+                    pagesScanned.incrementAndGet();
+                } else {
+                    p = S3ListingParser.Page.of(r);
+                }
             } catch (SdkException e) {
                 throw translate(e, b, prefix, "list");
             }
             listRequests.incrementAndGet();
-            keysListed.addAndGet(r.contents().size());
-            for (S3Object o : r.contents()) {
+            keysListed.addAndGet(p.entries().size());
+            for (S3ListingParser.Entry o : p.entries()) {
                 if (o.key().endsWith("/")) {
                     continue; // a directory marker: not an object here
                 }
-                StoredObject so = new StoredObject(u.withKey(o.key()), o.size(), o.lastModified().toEpochMilli(),
-                        o.eTag());
+                StoredObject so = new StoredObject(u.withKey(o.key()), o.size(), o.lastModifiedMillis(), o.eTag());
                 if (!visitor.visit(so)) {
                     return;
                 }
             }
-            token = Boolean.TRUE.equals(r.isTruncated()) ? r.nextContinuationToken() : null;
+            token = p.truncated() ? p.nextContinuationToken() : null;
         } while (token != null);
     }
 

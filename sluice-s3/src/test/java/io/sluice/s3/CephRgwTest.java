@@ -179,9 +179,11 @@ class CephRgwTest {
         S3Storage raw = (S3Storage) s;
         long requests = raw.listRequests();
         long keys = raw.keysListed();
+        long scanned = raw.pagesScanned();
         List<StoredObject> all = s.list(uri("many/"));
         // 2,101 keys, the marker included: fs.s3a.paging.maximum's default asks 5,000 a page, RGW answers 1,000.
         assertThat(raw.listRequests() - requests).isEqualTo(3);
+        assertThat(raw.pagesScanned() - scanned).isEqualTo(3); // RGW's bodies read by S3ListingParser
         assertThat(raw.keysListed() - keys).isEqualTo(n + 1);
         assertThat(all).extracting(StoredObject::name)
                 .containsExactlyElementsOf(IntStream.range(0, n).mapToObj(i -> String.format("%05d.json", i)).toList());
@@ -197,6 +199,27 @@ class CephRgwTest {
         s.list(uri("many/"), uri("many/02097.json"), o -> tail.add(o.name()));
         assertThat(tail).containsExactly("02098.json", "02099.json");
         assertThat(s.status(uri("many/dir/"))).isEmpty();
+    }
+
+    @Test
+    void keysWithEscapedCharactersAreListedExactlyAsTheSdksOwnListingGivesThem() throws IOException {
+        List<StoredObject> expected = new ArrayList<>();
+        try (S3Client c = SharedCephRgw.client()) {
+            for (String key : S3StorageTest.ODD_KEYS) {
+                c.putObject(p -> p.bucket(bucket).key(key), RequestBody.fromString(key));
+            }
+            for (var o : c.listObjectsV2(l -> l.bucket(bucket).prefix("odd/")).contents()) {
+                if (!o.key().endsWith("/")) {
+                    expected.add(new StoredObject(uri(o.key()), o.size(), o.lastModified().toEpochMilli(), o.eTag()));
+                }
+            }
+        }
+        assertThat(expected).extracting(StoredObject::uri).containsExactlyInAnyOrderElementsOf(
+                S3StorageTest.ODD_KEYS.stream().filter(k -> !k.endsWith("/")).map(CephRgwTest::uri).toList());
+        S3Storage raw = (S3Storage) s;
+        long scanned = raw.pagesScanned();
+        assertThat(s.list(uri("odd/"))).isEqualTo(expected);
+        assertThat(raw.pagesScanned() - scanned).isEqualTo(1);
     }
 
     /**

@@ -119,6 +119,46 @@ class S3StorageTest {
         assertThat(s.status(uri("many"))).isEmpty();
     }
 
+    /** Keys with every character the listing's XML escapes or encodes, some of them more than one byte long. */
+    static final List<String> ODD_KEYS = List.of("odd/a&b", "odd/<lt>", "odd/>gt", "odd/q\"uote", "odd/it's",
+            "odd/with space", "odd/plus+sign", "odd/100%", "odd/%41%2B", "odd/&amp;", "odd/café", "odd/emoji-😀",
+            "odd/中文", "odd/dir/", "odd/x=y;z,@!*()~[]{}^`|$#", "odd/ trailing ");
+
+    @Test
+    void listsKeysWithEscapedCharactersExactlyAsTheSdksOwnListingDoes() throws IOException {
+        List<StoredObject> expected = new ArrayList<>();
+        try (S3Client c = S3TestSupport.client()) {
+            for (String key : ODD_KEYS) {
+                c.putObject(p -> p.bucket(bucket).key(key), RequestBody.fromString(key));
+            }
+            // The SDK's own unmarshalling of the same listing, in one page.
+            for (var o : c.listObjectsV2(l -> l.bucket(bucket).prefix("odd/")).contents()) {
+                if (!o.key().endsWith("/")) {
+                    expected.add(new StoredObject(uri(o.key()), o.size(), o.lastModified().toEpochMilli(), o.eTag()));
+                }
+            }
+        }
+        assertThat(expected).extracting(StoredObject::uri).containsExactlyInAnyOrderElementsOf(ODD_KEYS.stream()
+                .filter(k -> !k.endsWith("/")).map(S3StorageTest::uri).toList());
+        assertThat(s.list(uri("odd/"))).isEqualTo(expected);
+        Map<String, String> smallPages = S3TestSupport.conf();
+        smallPages.put(S3Options.PAGING_MAXIMUM, "3"); // continuation tokens after odd keys too
+        try (S3Storage paged = (S3Storage) Storages.of(uri("odd/"), smallPages)) {
+            assertThat(paged.list(uri("odd/"))).isEqualTo(expected);
+            assertThat(paged.listRequests()).isEqualTo(6); // 16 keys, the marker included, 3 a page
+            assertThat(paged.keysListed()).isEqualTo(16);
+            assertThat(paged.pagesScanned()).isEqualTo(6); // all read by S3ListingParser, none by the SDK
+            List<StoredObject> after = new ArrayList<>();
+            paged.list(uri("odd/"), expected.get(4).uri(), after::add);
+            assertThat(after).isEqualTo(expected.subList(5, expected.size()));
+        }
+        for (StoredObject o : expected) {
+            assertThat(s.status(o.uri())).contains(o);
+            assertThat(o.size()).isEqualTo(o.uri().substring(("s3a://" + bucket + "/").length())
+                    .getBytes(StandardCharsets.UTF_8).length);
+        }
+    }
+
     @Test
     void anyUnderAsksForPagesOfTenKeysAndLooksPastDirectoryMarkers() throws IOException {
         try (S3Client c = S3TestSupport.client()) {
