@@ -61,7 +61,7 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
     /** Requests (pages) of the prefix listings counted in {@link #listCalls}, status look-ups left out. */
     private final AtomicLong listRequests = new AtomicLong();
     /** Runs {@link #existing}'s look-ups and the read-ahead's fetches: made on first use, stopped by {@link #close()}. */
-    private ExecutorService lookups;
+    private ExecutorService ioPool;
     /** The read-ahead each file to be opened belongs to ({@link #readAhead}). */
     private final Map<String, ObjectReadAhead> readAheads = new ConcurrentHashMap<>();
 
@@ -188,7 +188,7 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
             return paths.isEmpty() ? out : FileStorage.super.existing(paths);
         }
         List<Future<Boolean>> pending = new ArrayList<>(paths.size());
-        ExecutorService pool = lookups();
+        ExecutorService pool = ioPool();
         for (Path p : paths) {
             pending.add(pool.submit(() -> status(p).isPresent()));
         }
@@ -209,19 +209,19 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
         return out;
     }
 
-    private synchronized ExecutorService lookups() {
+    private synchronized ExecutorService ioPool() {
         if (!OPEN.containsKey(token)) {
             throw new IllegalStateException(this + " is closed");
         }
-        if (lookups == null) {
+        if (ioPool == null) {
             AtomicInteger n = new AtomicInteger();
-            lookups = Executors.newFixedThreadPool(LOOKUPS, r -> {
-                Thread t = new Thread(r, "sluice-" + scheme + "-lookup-" + n.incrementAndGet());
+            ioPool = Executors.newFixedThreadPool(LOOKUPS, r -> {
+                Thread t = new Thread(r, "sluice-" + scheme + "-io-" + n.incrementAndGet());
                 t.setDaemon(true);
                 return t;
             });
         }
-        return lookups;
+        return ioPool;
     }
 
     @Override
@@ -384,7 +384,7 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
             return ReadAhead.NONE; // the first file is streamed: nothing would be fetched ahead
         }
         ObjectReadAhead ahead = new ObjectReadAhead(uris, sizes.stream().mapToLong(Long::longValue).toArray(),
-                uri -> storage.open(uri, tags.get(uri)), lookups());
+                uri -> storage.open(uri, tags.get(uri)), ioPool());
         for (String uri : uris) {
             readAheads.put(uri, ahead);
         }
@@ -488,7 +488,7 @@ public final class ObjectFileStorage implements FileStorage, AutoCloseable {
         OPEN.remove(token);
         ExecutorService pool;
         synchronized (this) {
-            pool = lookups;
+            pool = ioPool;
         }
         if (pool != null) {
             pool.shutdownNow();
